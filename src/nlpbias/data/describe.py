@@ -1,0 +1,391 @@
+"""Frame-level statistics of labelled text: label balance, identity-term frequencies, lengths.
+
+The functions take a DataFrame with a ``text`` and a ``toxic`` column (the common schema of
+:mod:`nlpbias.data.toxicity`; :func:`length_summary` takes the output of :func:`text_lengths`) and
+an optional ``by`` column (e.g. ``dataset``): with ``by`` every statistic is computed separately
+per group and the group is the first output column.
+
+:func:`identity_term_frequencies` is the analogue of Dixon et al. (2018), Table 1 and
+:func:`toxicity_by_length` of their Figure 1. Loading and describing whole datasets lives in
+:mod:`nlpbias.data.cards`; the sentences the book writes from these tables in
+:mod:`nlpbias.data.report`. Both reuse this module's input checks (``_check_frame``, ``_labels``,
+``_grouped``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "identity_term_frequencies",
+    "label_balance",
+    "length_summary",
+    "text_lengths",
+    "toxicity_by_length",
+]
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _check_frame(df: object, columns: Sequence[str | None], what: str) -> pd.DataFrame:
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"{what} needs a pandas DataFrame, got {type(df).__name__}")
+    if df.empty:
+        raise ValueError(f"{what} got an empty DataFrame; pass a frame with at least one row")
+    missing = [c for c in columns if c is not None and c not in df.columns]
+    if missing:
+        raise KeyError(f"{what}: column(s) {missing} not in the frame (has {list(df.columns)})")
+    return df
+
+
+def _labels(s: pd.Series) -> pd.Series:
+    """Return ``s`` as bool; accepts bool or 0/1 numbers, raises on anything else."""
+    if s.isna().any():
+        raise ValueError(f"label column {s.name!r} has {int(s.isna().sum())} missing values")
+    if s.dtype == bool:
+        return s
+    if pd.api.types.is_numeric_dtype(s) and s.isin([0, 1]).all():
+        return s.astype(bool)
+    bad = s[~s.isin([0, 1, True, False])].unique()[:5].tolist()
+    raise ValueError(f"label column {s.name!r} must be bool or 0/1, found values such as {bad}")
+
+
+def _texts(s: pd.Series) -> pd.Series:
+    if s.isna().any():
+        raise ValueError(f"text column {s.name!r} has {int(s.isna().sum())} missing values")
+    return s.astype(str)
+
+
+def _terms(terms: Sequence[str]) -> list[str]:
+    if isinstance(terms, str):
+        raise TypeError(f"terms must be a list of strings, not the single string {terms!r}")
+    out = list(dict.fromkeys(str(t) for t in terms))
+    if not out:
+        raise ValueError("terms is empty; pass at least one identity term")
+    return out
+
+
+def _grouped(df: pd.DataFrame, by: str | None):
+    """Yield (key, sub-frame) pairs in order of appearance; one pair ``(None, df)`` without by."""
+    if by is None:
+        yield None, df
+        return
+    yield from df.groupby(by, sort=False, observed=True)
+
+
+def _with_by(rows: list[pd.DataFrame], by: str | None, keys: list, columns: list[str]):
+    if by is not None:
+        for key, r in zip(keys, rows, strict=True):
+            r.insert(0, by, key)
+        columns = [by, *columns]
+    if not rows:
+        return pd.DataFrame(columns=columns)
+    return pd.concat(rows, ignore_index=True)[columns]
+
+
+# --------------------------------------------------------------------------- frame statistics
+
+
+def label_balance(df: pd.DataFrame, *, label: str = "toxic", by: str | None = None) -> pd.DataFrame:
+    """Count each label value.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Must contain the ``label`` column (any values, no missing ones).
+    label : str
+        Column to count.
+    by : str, optional
+        Column to group by; shares are then within each group.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``[by,] label, n, share`` (share of the group's rows), sorted by label value.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"text": list("abcd"), "toxic": [True, False, False, False]})
+    >>> label_balance(df)["share"].tolist()
+    [0.75, 0.25]
+    """
+    df = _check_frame(df, [label, by], "label_balance")
+    if df[label].isna().any():
+        raise ValueError(f"label column {label!r} has missing values; drop or fill them first")
+    rows, keys = [], []
+    for key, sub in _grouped(df, by):
+        counts = sub[label].value_counts().sort_index()
+        rows.append(
+            pd.DataFrame(
+                {
+                    "label": counts.index,
+                    "n": counts.to_numpy(),
+                    "share": counts.to_numpy() / len(sub),
+                }
+            )
+        )
+        keys.append(key)
+    return _with_by(rows, by, keys, ["label", "n", "share"])
+
+
+def identity_term_frequencies(
+    df: pd.DataFrame,
+    terms: Sequence[str],
+    *,
+    text: str = "text",
+    label: str = "toxic",
+    by: str | None = None,
+    min_count: int = 0,
+) -> pd.DataFrame:
+    """How often each identity term occurs in toxic texts and overall (Dixon et al. 2018, Table 1).
+
+    A text contains a term when :func:`nlpbias.data.identity.term_mask` finds it (whole word,
+    case-insensitive).
+
+    Parameters
+    ----------
+    df : DataFrame
+        Texts with a bool (or 0/1) label column.
+    terms : sequence of str
+        Identity terms (duplicates are dropped, order kept).
+    text, label : str
+        Column names.
+    by : str, optional
+        Compute per group of this column.
+    min_count : int
+        Leave out terms contained in fewer than ``min_count`` texts (of the group). With the
+        default 0 every term is kept, and ``toxic_rate`` is NaN for a term no text contains.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``[by,] term, n_overall, share_overall, n_toxic, share_toxic, toxic_rate, ratio``:
+        ``share_overall`` = texts containing the term / all texts; ``share_toxic`` = toxic texts
+        containing it / toxic texts; ``toxic_rate`` = toxic texts containing it / texts containing
+        it; ``ratio`` = share_toxic / share_overall (> 1: over-represented in toxic texts; NaN when
+        no text contains the term).
+
+    Raises
+    ------
+    ValueError
+        If the frame (or a group) has no toxic rows: share_toxic would be undefined.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"text": ["gay pride", "you idiot", "gay idiot", "hello"],
+    ...                    "toxic": [False, True, True, False]})
+    >>> identity_term_frequencies(df, ["gay"])[["share_overall", "share_toxic", "toxic_rate"]]
+       share_overall  share_toxic  toxic_rate
+    0            0.5          0.5         0.5
+    """
+    from nlpbias.data.identity import term_mask
+
+    df = _check_frame(df, [text, label, by], "identity_term_frequencies")
+    terms = _terms(terms)
+    columns = [
+        "term",
+        "n_overall",
+        "share_overall",
+        "n_toxic",
+        "share_toxic",
+        "toxic_rate",
+        "ratio",
+    ]
+    rows, keys = [], []
+    for key, sub in _grouped(df, by):
+        y = _labels(sub[label]).to_numpy()
+        if not y.any():
+            where = f" in group {by}={key!r}" if by is not None else ""
+            raise ValueError(
+                f"identity_term_frequencies: no toxic rows{where} in column {label!r}, so "
+                f"share_toxic is undefined; pass data with at least one toxic row"
+            )
+        mask = term_mask(_texts(sub[text]), terms)[terms].to_numpy(dtype=bool)
+        n_overall = mask.sum(axis=0)
+        n_toxic = mask[y].sum(axis=0)
+        share_overall = n_overall / len(y)
+        share_toxic = n_toxic / y.sum()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            toxic_rate = np.where(n_overall > 0, n_toxic / n_overall, np.nan)
+            ratio = np.where(n_overall > 0, share_toxic / share_overall, np.nan)
+        r = pd.DataFrame(
+            dict(
+                zip(
+                    columns,
+                    [terms, n_overall, share_overall, n_toxic, share_toxic, toxic_rate, ratio],
+                    strict=True,
+                )
+            )
+        )
+        rows.append(r[r["n_overall"] >= min_count].reset_index(drop=True))
+        keys.append(key)
+    return _with_by(rows, by, keys, columns)
+
+
+def text_lengths(
+    data: pd.DataFrame | pd.Series,
+    *,
+    text: str = "text",
+    label: str | None = "toxic",
+    unit: str = "chars",
+    by: str | None = None,
+) -> pd.DataFrame:
+    """Length of every text, in characters or whitespace tokens, with its label.
+
+    Parameters
+    ----------
+    data : DataFrame or Series
+        A frame with a ``text`` column, or a Series of texts (then unlabelled).
+    text, label : str
+        Column names; ``label=None`` for unlabelled data.
+    unit : {'chars', 'tokens'}
+        Characters, or whitespace-separated tokens (``len(text.split())``).
+    by : str, optional
+        Group column to carry along.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``[by,] length[, label]`` (``label`` holds the label column's values), one row
+        per text, in the input order.
+
+    Examples
+    --------
+    >>> text_lengths(pd.Series(["a b", "abc d e"]), unit="tokens")["length"].tolist()
+    [2, 3]
+    """
+    if unit not in ("chars", "tokens"):
+        raise ValueError(f"unit must be 'chars' or 'tokens', got {unit!r}")
+    if isinstance(data, pd.Series):
+        data, label, by = data.rename(text).to_frame(), None, None
+    df = _check_frame(data, [text, label, by], "text_lengths")
+    texts = _texts(df[text])
+    lengths = texts.str.len() if unit == "chars" else texts.str.split().str.len()
+    out = pd.DataFrame({"length": lengths.to_numpy(dtype=int)})
+    if label is not None:
+        out["label"] = df[label].to_numpy()
+    if by is not None:
+        out.insert(0, by, df[by].to_numpy())
+    return out
+
+
+def length_summary(lengths: pd.DataFrame, *, by: str | None = None) -> pd.DataFrame:
+    """Quartiles and mean of the output of :func:`text_lengths`, per label (and group).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``[by,] [label,] n, mean, q25, median, q75, max``.
+
+    Examples
+    --------
+    >>> lengths = pd.DataFrame({"length": [1, 3, 10], "label": [True, True, False]})
+    >>> length_summary(lengths)["median"].tolist()
+    [10.0, 2.0]
+    """
+    lengths = _check_frame(lengths, ["length", by], "length_summary")
+    keys = [k for k in (by, "label" if "label" in lengths.columns else None) if k is not None]
+    grouped = lengths.groupby(keys, sort=True, observed=True)["length"] if keys else None
+    stats = {
+        "n": "size",
+        "mean": "mean",
+        "q25": lambda s: s.quantile(0.25),
+        "median": "median",
+        "q75": lambda s: s.quantile(0.75),
+        "max": "max",
+    }
+    if grouped is None:
+        s = lengths["length"]
+        return pd.DataFrame(
+            {k: [s.agg(f) if isinstance(f, str) else f(s)] for k, f in stats.items()}
+        )
+    out = grouped.agg(list(stats.values()))
+    out.columns = list(stats)
+    return out.reset_index()
+
+
+def toxicity_by_length(
+    df: pd.DataFrame,
+    terms: Sequence[str] | None = None,
+    *,
+    n_buckets: int = 5,
+    text: str = "text",
+    label: str = "toxic",
+    unit: str = "chars",
+    by: str | None = None,
+    min_count: int = 1,
+) -> pd.DataFrame:
+    """Share of toxic texts per length bucket, overall and per identity term (Dixon Figure 1).
+
+    Buckets are length quantiles of all texts (of the group), so they hold about equally many
+    texts; ties can merge buckets, so fewer than ``n_buckets`` may come back. The same buckets are
+    used for every term.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Texts with a bool (or 0/1) label.
+    terms : sequence of str, optional
+        Identity terms; each adds a subset of the texts containing it (whole word).
+    n_buckets : int
+        Number of quantile buckets (>= 1).
+    text, label, unit, by
+        As in :func:`text_lengths`.
+    min_count : int
+        Leave out (subset, bucket) cells with fewer texts (their share is undefined or noise).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``[by,] subset, bucket, length_min, length_max, bucket_label, n, n_toxic,
+        toxic_share``; ``subset`` is ``'all texts'`` or a term, ``bucket`` counts from 1 (shortest),
+        ``length_min``/``length_max`` are the shortest and longest length in the bucket over all
+        texts.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"text": ["a", "bb", "ccc", "dddd"], "toxic": [True, True, False, False]})
+    >>> toxicity_by_length(df, n_buckets=2)["toxic_share"].tolist()
+    [1.0, 0.0]
+    """
+    df = _check_frame(df, [text, label, by], "toxicity_by_length")
+    if isinstance(n_buckets, bool) or not isinstance(n_buckets, int | np.integer) or n_buckets < 1:
+        raise ValueError(f"n_buckets must be a positive integer, got {n_buckets!r}")
+    terms = _terms(terms) if terms is not None else []
+    columns = ["subset", "bucket", "length_min", "length_max", "bucket_label", "n", "n_toxic"]
+    columns += ["toxic_share"]
+    rows, keys = [], []
+    for key, sub in _grouped(df, by):
+        y = _labels(sub[label]).to_numpy()
+        length = text_lengths(sub, text=text, label=None, unit=unit)["length"]
+        if n_buckets == 1 or length.nunique() == 1:
+            bucket = np.ones(len(y), dtype=int)
+        else:
+            bucket = pd.qcut(length, n_buckets, labels=False, duplicates="drop")
+            bucket = bucket.to_numpy(dtype=int) + 1
+        bounds = length.groupby(bucket).agg(["min", "max"])
+        subsets = {"all texts": np.ones(len(y), dtype=bool)}
+        if terms:
+            from nlpbias.data.identity import term_mask
+
+            mask = term_mask(_texts(sub[text]), terms)[terms]
+            subsets.update({t: mask[t].to_numpy(dtype=bool) for t in terms})
+        parts = []
+        for name, m in subsets.items():
+            cells = pd.DataFrame({"bucket": bucket[m], "toxic": y[m]}).groupby("bucket")["toxic"]
+            cells = cells.agg(n="size", n_toxic="sum").reset_index()
+            cells.insert(0, "subset", name)
+            parts.append(cells)
+        r = pd.concat(parts, ignore_index=True)
+        r["length_min"] = r["bucket"].map(bounds["min"]).astype(int)
+        r["length_max"] = r["bucket"].map(bounds["max"]).astype(int)
+        r["bucket_label"] = r["length_min"].astype(str) + "–" + r["length_max"].astype(str)
+        r["n_toxic"] = r["n_toxic"].astype(int)
+        r["toxic_share"] = r["n_toxic"] / r["n"]
+        rows.append(r[r["n"] >= max(min_count, 1)].reset_index(drop=True))
+        keys.append(key)
+    return _with_by(rows, by, keys, columns)

@@ -1,0 +1,150 @@
+"""Markdown sentences computed from the tables of :mod:`nlpbias.data.describe`.
+
+Each function turns one table into Markdown bullets, one per group of the ``by`` column (e.g.
+``dataset``; ignored when the table has no such column), that name what the table shows: which
+identity terms are most over-represented in toxic texts, whether toxic texts are shorter, and how
+the toxic share moves from the shortest to the longest texts. The book's chapter "The data"
+shows them under the tables, so its prose follows the numbers of the run.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from nlpbias.data.describe import _check_frame, _grouped, _labels
+
+__all__ = [
+    "summarise_lengths",
+    "summarise_term_frequencies",
+    "summarise_toxicity_by_length",
+]
+
+
+def _pct(x: float) -> str:
+    """Percentage with three significant digits for small shares (0.0363 %, 7.52 %, 37.5 %)."""
+    return f"{100 * x:.1f} %" if x >= 0.1 else f"{100 * x:#.3g} %"
+
+
+def _groups(df: pd.DataFrame, by: str | None):
+    return _grouped(df, by if by in df.columns else None)
+
+
+def summarise_term_frequencies(
+    freq: pd.DataFrame, *, by: str | None = "dataset", k: int = 3, min_count: int = 5
+) -> str:
+    """Markdown bullets naming the most and least over-represented terms per group.
+
+    Parameters
+    ----------
+    freq : DataFrame
+        Output of :func:`nlpbias.data.describe.identity_term_frequencies`.
+    by : str, optional
+        Group column (ignored when absent).
+    k : int
+        How many terms to name at each end.
+    min_count : int
+        Only terms contained in at least this many texts are named.
+
+    Examples
+    --------
+    >>> freq = pd.DataFrame({"term": ["a", "b"], "n_overall": [9, 9], "share_overall": [.1, .1],
+    ...                      "share_toxic": [.3, .05], "toxic_rate": [.6, .1], "ratio": [3.0, .5]})
+    >>> print(summarise_term_frequencies(freq, k=1))
+    - of the 2 terms found in at least 5 texts, the most over-represented in toxic texts is *a* (in 30.0 % of toxic texts vs 10.0 % of all texts; toxic rate 60.0 %; ratio 3.00) and the least is *b* (in 5.00 % of toxic texts vs 10.0 % of all texts; toxic rate 10.0 %; ratio 0.50).
+    """  # noqa: E501
+    need = ["term", "n_overall", "share_overall", "share_toxic", "toxic_rate", "ratio"]
+    _check_frame(freq, need, "summarise_term_frequencies")
+
+    def fmt(r) -> str:
+        return (
+            f"*{r.term}* (in {_pct(r.share_toxic)} of toxic texts vs {_pct(r.share_overall)} of "
+            f"all texts; toxic rate {_pct(r.toxic_rate)}; ratio {r.ratio:.2f})"
+        )
+
+    lines = []
+    for key, sub in _groups(freq, by):
+        head = f"- **{key}**: " if key is not None else "- "
+        sub = sub[sub["n_overall"] >= min_count].sort_values(
+            ["ratio", "term"], ascending=[False, True]
+        )
+        if sub.empty:
+            lines.append(f"{head}no identity term occurs in at least {min_count} texts.")
+            continue
+        j = min(k, len(sub) // 2) or 1
+        top = ", ".join(fmt(r) for r in sub.head(j).itertuples())
+        text = f"{head}of the {len(sub)} terms found in at least {min_count} texts, the most "
+        text += f"over-represented in toxic texts {'is' if j == 1 else 'are'} {top}"
+        if len(sub) > 1:
+            low = ", ".join(fmt(r) for r in sub.tail(j).iloc[::-1].itertuples())
+            text += f" and the least {'is' if j == 1 else 'are'} {low}"
+        lines.append(text + ".")
+    return "\n".join(lines)
+
+
+def summarise_lengths(
+    summary: pd.DataFrame, *, by: str | None = "dataset", unit: str = "characters"
+) -> str:
+    """Markdown bullets comparing the median length of toxic and non-toxic texts per group.
+
+    Parameters
+    ----------
+    summary : DataFrame
+        Output of :func:`nlpbias.data.describe.length_summary` on labelled lengths.
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"label": [False, True], "median": [80.0, 40.0]})
+    >>> summarise_lengths(s)
+    '- the median toxic text is 40 characters long, the median non-toxic text 80: toxic texts are shorter.'
+    """  # noqa: E501
+    _check_frame(summary, ["label", "median"], "summarise_lengths")
+    lines = []
+    for key, sub in _groups(summary, by):
+        med = sub.assign(label=_labels(sub["label"])).set_index("label")["median"]
+        head = f"- **{key}**: " if key is not None else "- "
+        if not {True, False} <= set(med.index):
+            lines.append(f"{head}only one label occurs, so the lengths cannot be compared.")
+            continue
+        t, f = med[True], med[False]
+        verdict = "shorter" if t < f else "longer" if t > f else "as long as non-toxic ones"
+        verdict = f"toxic texts are {verdict}"
+        lines.append(
+            f"{head}the median toxic text is {t:g} {unit} long, the median non-toxic text {f:g}: "
+            f"{verdict}."
+        )
+    return "\n".join(lines)
+
+
+def summarise_toxicity_by_length(tbl: pd.DataFrame, *, by: str | None = "dataset") -> str:
+    """Markdown bullets: toxic share of all texts in the shortest vs the longest length bucket.
+
+    Parameters
+    ----------
+    tbl : DataFrame
+        Output of :func:`nlpbias.data.describe.toxicity_by_length`.
+
+    Examples
+    --------
+    >>> tbl = pd.DataFrame({"subset": ["all texts"] * 2, "bucket": [1, 2], "bucket_label": ["1–5", "6–9"],
+    ...                     "toxic_share": [0.5, 0.25]})
+    >>> summarise_toxicity_by_length(tbl)
+    '- the toxic share falls from 50.0 % among the shortest texts (1–5) to 25.0 % among the longest (6–9), over 2 length buckets.'
+    """  # noqa: E501
+    _check_frame(tbl, ["subset", "bucket", "bucket_label", "toxic_share"], "summarise")
+    lines = []
+    for key, sub in _groups(tbl, by):
+        head = f"- **{key}**: " if key is not None else "- "
+        rows = sub[sub["subset"] == "all texts"].sort_values("bucket")
+        if len(rows) < 2:
+            lines.append(f"{head}all texts fall into one length bucket; there is no trend to read.")
+            continue
+        a, b = rows.iloc[0], rows.iloc[-1]
+        if a.toxic_share == b.toxic_share:
+            move = f"is {_pct(a.toxic_share)} both among the shortest texts ({a.bucket_label})"
+            move += f" and among the longest ({b.bucket_label})"
+        else:
+            verb = "falls" if b.toxic_share < a.toxic_share else "rises"
+            move = f"{verb} from {_pct(a.toxic_share)} among the shortest texts ({a.bucket_label})"
+            move += f" to {_pct(b.toxic_share)} among the longest ({b.bucket_label})"
+        lines.append(f"{head}the toxic share {move}, over {len(rows)} length buckets.")
+    return "\n".join(lines)

@@ -1,0 +1,45 @@
+"""Tests for nlpbias.data.report (sentences checked against tables of tiny frames)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from nlpbias.data import describe, report
+
+
+@pytest.fixture
+def four() -> pd.DataFrame:
+    # 2 toxic; "gay" in one toxic and one non-toxic text; "deaf" only in a toxic one
+    return pd.DataFrame(
+        {
+            "text": ["Gay idiot!", "you deaf idiot", "gay pride parade", "hello there"],
+            "toxic": [True, True, False, False],
+        }
+    )
+
+
+def test_summarise_term_frequencies(four: pd.DataFrame) -> None:
+    freq = describe.identity_term_frequencies(four, ["gay", "deaf"])
+    text = report.summarise_term_frequencies(freq, k=1, min_count=1)
+    assert "most over-represented in toxic texts is *deaf*" in text
+    assert "least is *gay*" in text and "ratio 2.00" in text
+    assert "no identity term" in report.summarise_term_frequencies(freq, min_count=5)
+
+
+def test_summarise_lengths(four: pd.DataFrame) -> None:
+    stats = describe.length_summary(describe.text_lengths(four))
+    assert "toxic texts are shorter" in report.summarise_lengths(stats)
+    only = describe.length_summary(describe.text_lengths(four.iloc[:2]))
+    assert "only one label" in report.summarise_lengths(only)
+
+
+def test_summarise_toxicity_by_length(four: pd.DataFrame) -> None:
+    short_toxic = pd.DataFrame({"text": ["a", "bb", "ccc", "dddd"], "toxic": [1, 1, 0, 1]})
+    tbl = describe.toxicity_by_length(short_toxic, n_buckets=2)
+    text = report.summarise_toxicity_by_length(tbl)
+    assert "falls from 100.0 % among the shortest texts (1–2) to 50.0 %" in text
+    flat = describe.toxicity_by_length(four, n_buckets=2)
+    assert "is 50.0 % both" in report.summarise_toxicity_by_length(flat)
+    single = describe.toxicity_by_length(four, n_buckets=1)
+    assert "one length bucket" in report.summarise_toxicity_by_length(single)
