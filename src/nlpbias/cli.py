@@ -1,0 +1,119 @@
+"""Command line: ``nlpbias run``, ``nlpbias book`` and ``nlpbias data``.
+
+Every failure ends with one line on stderr, ``nlpbias: error: ...``, and exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from nlpbias import runner
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="nlpbias", description="Run the nlpbias book's notebooks and manage its data."
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="execute one study's notebook (or all) with papermill")
+    run.add_argument("study", help="study name from notebooks/profiles.yml, or 'all'")
+    run.add_argument("--profile", default="demo", help="smoke | demo | paper | full")
+    run.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a parameter (value read as YAML); repeatable",
+    )
+    run.add_argument("--root", help="project folder (default: found from cwd)")
+    run.add_argument("--output-dir", help="where executed notebooks go (default _build/notebooks)")
+
+    book = sub.add_parser("book", help="run every notebook on a profile and build the HTML book")
+    book.add_argument("--profile", default="demo", help="smoke | demo | paper | full")
+    book.add_argument("--no-run", action="store_true", help="reuse _build/notebooks as they are")
+    book.add_argument("--strict", action="store_true", help="warnings are errors (-W -n)")
+    book.add_argument("--root", help="project folder (default: found from cwd)")
+
+    data = sub.add_parser("data", help="list, verify or fetch the datasets of the data home")
+    data.add_argument("action", choices=["list", "verify", "fetch"])
+    data.add_argument("names", nargs="*", help="dataset names (default: all)")
+    data.add_argument("--force", action="store_true", help="fetch: download even if present")
+    return parser
+
+
+def _cmd_run(args: argparse.Namespace) -> None:
+    overrides = dict(runner.parse_override(p) for p in args.param)
+    records = runner.run_many(
+        args.study,
+        args.profile,
+        overrides=overrides,
+        root=args.root,
+        output_dir=args.output_dir,
+        progress=sys.stderr.isatty(),
+    )
+    for rec in records:
+        print(f"{rec.study}: {rec.status} in {rec.duration_s:.1f} s -> {rec.output}")
+
+
+def _cmd_book(args: argparse.Namespace) -> None:
+    from nlpbias import book
+
+    index = book.build(
+        args.root,
+        profile=None if args.no_run else args.profile,
+        strict=args.strict,
+        progress=sys.stderr.isatty(),
+    )
+    print(f"book written to {index}")
+
+
+def _cmd_data(args: argparse.Namespace) -> None:
+    from nlpbias import data
+
+    names = args.names or list(data.datasets())
+    if args.action == "list":
+        table = data.list_datasets()
+        print(table.to_string(index=False))
+        print(f"data home: {data.data_home()}")
+    elif args.action == "verify":
+        table = data.verify() if not args.names else _concat(data.verify(n) for n in names)
+        print(table.to_string(index=False))
+        bad = table[table["status"] != "ok"]
+        if len(bad):
+            raise data.DataError(
+                f"{len(bad)} of {len(table)} files are missing or corrupt under "
+                f"{data.data_home()}: run `nlpbias data fetch` or set NLPBIAS_DATA"
+            )
+    else:
+        for name in names:
+            print(f"{name}: {data.fetch(name, force=args.force)}")
+
+
+def _concat(frames):
+    import pandas as pd
+
+    return pd.concat(list(frames), ignore_index=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``nlpbias`` console script."""
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
+    from nlpbias.data import DataError
+
+    try:
+        {"run": _cmd_run, "book": _cmd_book, "data": _cmd_data}[args.command](args)
+    except (runner.RunnerError, DataError) as exc:
+        print(f"nlpbias: error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
