@@ -33,3 +33,28 @@ def use_data_home(data_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Point $NLPBIAS_DATA at the real data home for one test."""
     monkeypatch.setenv("NLPBIAS_DATA", str(data_home))
     return data_home
+
+
+@pytest.fixture
+def four():
+    """Four texts, 2 toxic: "gay" in one toxic and one non-toxic text, "deaf" in a toxic one."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        {
+            "text": ["Gay idiot!", "you deaf idiot", "gay pride parade", "hello there"],
+            "toxic": [True, True, False, False],
+        }
+    )
+
+
+def _message_on_one_line(err: BaseException | pytest.ExceptionInfo) -> str:
+    msg = str(err.value if isinstance(err, pytest.ExceptionInfo) else err)
+    assert msg and "\n" not in msg, f"error message is not one line: {msg!r}"
+    return msg
+
+
+@pytest.fixture
+def one_line():
+    """``one_line(exc)`` asserts the message of an error is one non-empty line; returns it."""
+    return _message_on_one_line

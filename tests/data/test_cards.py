@@ -7,24 +7,6 @@ import pytest
 
 from nlpbias.data import MissingDataError, cards, describe
 
-
-@pytest.fixture
-def four() -> pd.DataFrame:
-    # 2 toxic; "gay" in one toxic and one non-toxic text; "deaf" only in a toxic one
-    return pd.DataFrame(
-        {
-            "text": ["Gay idiot!", "you deaf idiot", "gay pride parade", "hello there"],
-            "toxic": [True, True, False, False],
-        }
-    )
-
-
-def _one_line(info: pytest.ExceptionInfo) -> str:
-    msg = str(info.value)
-    assert "\n" not in msg
-    return msg
-
-
 # --------------------------------------------------------------------------- collections of frames
 
 
@@ -42,13 +24,13 @@ def test_stack_frames_order_columns_and_sampling(four: pd.DataFrame) -> None:
         cards.stack_frames({"x": four}, max_rows=0)
 
 
-def test_toxicity_frames_picks_labelled_comment_sets(four: pd.DataFrame) -> None:
+def test_toxicity_frames_picks_labelled_comment_sets(four: pd.DataFrame, one_line) -> None:
     parts = {"synthetic": {"corpus": four}, "wiki_summaries": {"summaries": pd.Series(["a"])}}
     out = cards.toxicity_frames(parts)
     assert out["dataset"].unique().tolist() == ["synthetic stand-in (planted bias, not real data)"]
     with pytest.raises(ValueError, match="no labelled comment set") as info:
         cards.toxicity_frames({"wiki_summaries": parts["wiki_summaries"]})
-    _one_line(info)
+    one_line(info)
 
 
 def test_parts_table_and_cards(four: pd.DataFrame) -> None:
@@ -111,12 +93,12 @@ def test_reachable_parts_without_data_home() -> None:
         cards.reachable_parts(use_data_home="yes")
 
 
-def test_reachable_parts_missing_data_home(tmp_path, monkeypatch) -> None:
+def test_reachable_parts_missing_data_home(tmp_path, monkeypatch, one_line) -> None:
     monkeypatch.setenv("NLPBIAS_DATA", str(tmp_path))
     monkeypatch.setenv("NLPBIAS_OFFLINE", "1")
     with pytest.raises(MissingDataError, match="nlpbias data fetch") as info:
         cards.reachable_parts(use_data_home=True)
-    _one_line(info)
+    one_line(info)
     parts = cards.reachable_parts(use_data_home=True, skip_missing=True)
     assert set(parts) <= {"wiki_summaries"}
 

@@ -8,24 +8,6 @@ import pytest
 
 from nlpbias.data import describe, synthetic
 
-
-@pytest.fixture
-def four() -> pd.DataFrame:
-    # 2 toxic; "gay" in one toxic and one non-toxic text; "deaf" only in a toxic one
-    return pd.DataFrame(
-        {
-            "text": ["Gay idiot!", "you deaf idiot", "gay pride parade", "hello there"],
-            "toxic": [True, True, False, False],
-        }
-    )
-
-
-def _one_line(info: pytest.ExceptionInfo) -> str:
-    msg = str(info.value)
-    assert "\n" not in msg
-    return msg
-
-
 # --------------------------------------------------------------------------- label_balance
 
 
@@ -55,10 +37,10 @@ def test_label_balance_by_group(four: pd.DataFrame) -> None:
         ([1, 2], {}, TypeError, "DataFrame"),
     ],
 )
-def test_label_balance_bad_input(df, kwargs, error, match) -> None:
+def test_label_balance_bad_input(df, kwargs, error, match, one_line) -> None:
     with pytest.raises(error, match=match) as info:
         describe.label_balance(df, **kwargs)
-    _one_line(info)
+    one_line(info)
 
 
 # --------------------------------------------------------------------------- term frequencies
@@ -117,10 +99,10 @@ def test_term_frequencies_recover_planted_bias_on_large_sample() -> None:
     assert order[:3] == ["gay", "muslim", "black"] and order[-1] == "christian"
 
 
-def test_term_frequencies_without_toxic_rows_fails_clearly(four: pd.DataFrame) -> None:
+def test_term_frequencies_without_toxic_rows_fails_clearly(four: pd.DataFrame, one_line) -> None:
     with pytest.raises(ValueError, match="no toxic rows") as info:
         describe.identity_term_frequencies(four.assign(toxic=False), ["gay"])
-    _one_line(info)
+    one_line(info)
     grouped = four.assign(d=["a", "a", "b", "b"])
     with pytest.raises(ValueError, match="d='b'"):
         describe.identity_term_frequencies(grouped, ["gay"], by="d")
@@ -139,10 +121,10 @@ def test_term_frequencies_without_toxic_rows_fails_clearly(four: pd.DataFrame) -
         (pd.DataFrame({"text": ["a"], "toxic": [True]}), [], {}, ValueError, "empty"),
     ],
 )
-def test_term_frequencies_bad_input(df, terms, kwargs, error, match) -> None:
+def test_term_frequencies_bad_input(df, terms, kwargs, error, match, one_line) -> None:
     with pytest.raises(error, match=match) as info:
         describe.identity_term_frequencies(df, terms, **kwargs)
-    _one_line(info)
+    one_line(info)
 
 
 # --------------------------------------------------------------------------- lengths

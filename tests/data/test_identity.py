@@ -57,9 +57,9 @@ def test_data_dir_missing_is_clear(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 @pytest.mark.usefixtures("use_data_home")
 def test_dixon2018_terms_match_the_source_file() -> None:
-    from nlpbias.data import registry
+    from nlpbias.data import store
 
-    src = registry.path("dixon2018", "bias_madlibs_data/adjectives_people.txt")
+    src = store.path("dixon2018", "bias_madlibs_data/adjectives_people.txt")
     lines = [ln for ln in src.read_text(encoding="utf-8").splitlines() if ln.strip()]
     assert identity.load_identity_terms() == lines
 

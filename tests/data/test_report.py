@@ -3,20 +3,8 @@
 from __future__ import annotations
 
 import pandas as pd
-import pytest
 
 from nlpbias.data import describe, report
-
-
-@pytest.fixture
-def four() -> pd.DataFrame:
-    # 2 toxic; "gay" in one toxic and one non-toxic text; "deaf" only in a toxic one
-    return pd.DataFrame(
-        {
-            "text": ["Gay idiot!", "you deaf idiot", "gay pride parade", "hello there"],
-            "toxic": [True, True, False, False],
-        }
-    )
 
 
 def test_summarise_term_frequencies(four: pd.DataFrame) -> None:

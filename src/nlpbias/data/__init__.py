@@ -1,5 +1,8 @@
 """Datasets of the book: the registry (files, sha256, sources) and, as submodules, the loaders.
 
+The catalogue is :mod:`nlpbias.data.registry`; checking, caching and downloading the files of the
+data home is :mod:`nlpbias.data.store`.
+
 Examples
 --------
 >>> from nlpbias import data
@@ -14,12 +17,10 @@ from nlpbias.data.registry import (
     MissingDataError,
     data_home,
     datasets,
-    fetch,
     get,
     list_datasets,
-    path,
-    verify,
 )
+from nlpbias.data.store import fetch, path, resolve, verify
 
 __all__ = [
     "ChecksumError",
@@ -32,5 +33,6 @@ __all__ = [
     "get",
     "list_datasets",
     "path",
+    "resolve",
     "verify",
 ]

@@ -1,6 +1,6 @@
 """Loaders for coreference data: WinoBias (Zhao et al., 2018) and GAP (Webster et al., 2018).
 
-Files come from the data home through :func:`nlpbias.data.registry.path` (checksum-verified);
+Files come from the data home through :func:`nlpbias.data.store.path` (checksum-verified);
 pass ``path=`` to read a file directly instead (no registry, no checksum).
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from nlpbias.data.registry import resolve as _resolve
+from nlpbias.data.store import resolve as _resolve
 
 __all__ = [
     "GAP_SPLITS",

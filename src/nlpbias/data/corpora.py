@@ -1,6 +1,6 @@
 """Loaders for plain-text corpora: Gutenberg books, tweets of one person, Wikipedia summaries.
 
-Files come from the data home through :func:`nlpbias.data.registry.path` (checksum-verified);
+Files come from the data home through :func:`nlpbias.data.store.path` (checksum-verified);
 pass ``path=`` to read a file directly instead (no registry, no checksum).
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from nlpbias.data.registry import resolve as _resolve
+from nlpbias.data.store import resolve as _resolve
 
 __all__ = [
     "GUTENBERG_PARTS",

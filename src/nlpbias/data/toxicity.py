@@ -2,7 +2,7 @@
 
 Every loader returns a :class:`pandas.DataFrame` whose first two columns are ``text`` (str) and
 ``toxic`` (bool), followed by the source's own columns (snake_case). Files come from the data home
-through :func:`nlpbias.data.registry.path` (checksum-verified); pass ``path=`` to read a file
+through :func:`nlpbias.data.store.path` (checksum-verified); pass ``path=`` to read a file
 directly instead (no registry, no checksum), e.g. a small fixture in the source's schema.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from nlpbias.data.registry import resolve as _resolve
+from nlpbias.data.store import resolve as _resolve
 
 __all__ = [
     "DAVIDSON_LABELS",
