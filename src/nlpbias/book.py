@@ -90,14 +90,20 @@ def build(
         cmd += ["-W", "-n", "--keep-going"]
     log.info("building the book: %s", " ".join(cmd))
     proc = subprocess.run(cmd, capture_output=True, text=True)
+    output = proc.stdout + proc.stderr
+    (root / runner.BUILD_DIR / "book-build.log").write_text(output)
+    warnings = [ln for ln in output.splitlines() if "WARNING" in ln or "ERROR" in ln]
     if proc.returncode != 0:
-        lines = [ln for ln in (proc.stdout + proc.stderr).splitlines() if "WARNING" in ln]
-        lines = lines or (proc.stdout + proc.stderr).strip().splitlines()[-5:]
-        (root / runner.BUILD_DIR / "book-build.log").write_text(proc.stdout + proc.stderr)
-        detail = " | ".join(lines[:5])
+        lines = warnings or output.strip().splitlines()[-5:]
         raise BookError(
             f"jupyter-book build failed ({len(lines)} problem lines, full log in "
-            f"_build/book-build.log): {detail}"
+            f"_build/book-build.log): {' | '.join(lines[:5])}"
+        )
+    if warnings:
+        log.warning(
+            "the book built with %d Sphinx warnings (see _build/book-build.log): %s",
+            len(warnings),
+            " | ".join(warnings[:3]),
         )
     index = root / runner.BUILD_DIR / "html" / "index.html"
     if not index.is_file():
