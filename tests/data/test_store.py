@@ -244,6 +244,7 @@ def test_corrupted_copy_raises_checksum_error(
         data.path("winobias", "female_occupations.txt")
     msg = one_line(info.value)
     assert "'winobias'" in msg and "female_occupations.txt" in msg and str(home) in msg
+    assert "`nlpbias data fetch winobias --force`" in msg
     assert dst.read_bytes() == bytes(body)
     table = data.verify("winobias").set_index("file")["status"]
     assert table["female_occupations.txt"] == "bad checksum"

@@ -159,7 +159,8 @@ def _missing_error(
 
 def _checksum_error(ds: Dataset, f: DataFile, folder: Path, problem: str) -> ChecksumError:
     fix = (
-        f"delete it and run {_FETCH_HINT.format(name=ds.name)}"
+        f"replace it with `nlpbias data fetch {ds.name} --force` (the download must pass the "
+        "checksum before it replaces the file)"
         if f.url
         else f"delete it and prepare it again from {ds.homepage} as the dataset's SOURCE.md says"
     )
