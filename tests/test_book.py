@@ -65,8 +65,6 @@ def test_template_notebooks_are_stored_without_outputs() -> None:
 
 
 def test_book_builds_without_warnings(smoke_project: Path) -> None:
-    shutil.copytree(ROOT / "book" / "_static" / "mathjax", smoke_project / book.MATHJAX.parent,
-                    dirs_exist_ok=True)  # fmt: skip
     index = book.build(smoke_project, profile=None, strict=True)
     html = index.parent
     assert index.is_file()
@@ -88,3 +86,19 @@ def test_missing_dataset_fails_the_paper_run_with_one_line(
     msg = str(err.value)
     assert "00_data.ipynb failed in cell" in msg and "MissingDataError" in msg
     assert "nlpbias data fetch" in msg and "\n" not in msg
+
+
+def test_book_refuses_a_failed_or_unrecorded_notebook(smoke_project: Path, tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    shutil.copytree(smoke_project, project, ignore=shutil.ignore_patterns("html", "src"))
+    executed = project / "_build" / "notebooks" / "00_data.ipynb"
+    nb = nbformat.read(executed, as_version=4)
+    nb.metadata["nlpbias"]["status"] = "failed"
+    nb.metadata["nlpbias"]["error"] = "00_data.ipynb failed in cell 3: ValueError: boom"
+    nbformat.write(nb, executed)
+    with pytest.raises(book.BookError, match="failed, so it is not published: .*ValueError: boom"):
+        book.assemble(project)
+    del nb.metadata["nlpbias"]
+    nbformat.write(nb, executed)
+    with pytest.raises(book.BookError, match="not executed by the runner"):
+        book.assemble(project)

@@ -54,8 +54,26 @@ def assemble(root: Path, executed_dir: Path | None = None) -> Path:
                 f"study '{study}' has not been executed ({executed} is missing): "
                 f"run `nlpbias run {study} --profile PROFILE` first"
             )
+        _check_executed(study, executed)
         shutil.copy2(executed, src / "notebooks" / entry["notebook"])
     return src
+
+
+def _check_executed(study: str, executed: Path) -> None:
+    """Refuse a notebook the runner did not execute, or whose run failed (papermill keeps those)."""
+    import nbformat
+
+    record = nbformat.read(executed, as_version=4).metadata.get("nlpbias")
+    if not record:
+        raise BookError(
+            f"{executed} was not executed by the runner (no run record in its metadata): "
+            f"run `nlpbias run {study} --profile PROFILE`"
+        )
+    if record.get("status") != "ok":
+        raise BookError(
+            f"the last run of study '{study}' failed, so it is not published: {record.get('error')}"
+            f" — fix it and run `nlpbias run {study} --profile {record.get('profile')}`"
+        )
 
 
 def build(
