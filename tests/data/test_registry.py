@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
 
 import pytest
+from fakes import fake_dataset
 
 from nlpbias import data
 from nlpbias.data import registry as reg
@@ -16,27 +16,7 @@ SOURCE_ITEM = re.compile(r"^\s*- ([0-9a-f]{64})\s+(\S+)\s*$")
 
 
 def _fake(contents: dict[str, bytes], name: str = "fake") -> reg.Dataset:
-    """A registry entry for files with the given contents (no URLs)."""
-    files = tuple(
-        reg.DataFile(
-            name=fname,
-            sha256=hashlib.sha256(body).hexdigest(),
-            bytes=len(body),
-            prepared="made by hand for the test",
-        )
-        for fname, body in contents.items()
-    )
-    return reg.Dataset(
-        name=name,
-        title="Fake",
-        description="A test dataset.",
-        homepage="https://example.org/fake",
-        commit="0" * 40,
-        licence="CC0",
-        citation="Nobody 2024",
-        used_by=("tests", "S1"),
-        files=files,
-    )
+    return fake_dataset(contents, name=name, used_by=("tests", "S1"))
 
 
 # --------------------------------------------------------------------------- registry contents

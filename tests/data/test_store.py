@@ -15,6 +15,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from fakes import fake_dataset
 
 from nlpbias import data
 from nlpbias.data import registry, store
@@ -44,27 +45,7 @@ def _register(
     urls: dict[str, str | None] | None = None,
     name: str = "fake",
 ) -> registry.Dataset:
-    files = tuple(
-        registry.DataFile(
-            name=fname,
-            sha256=hashlib.sha256(body).hexdigest(),
-            bytes=len(body),
-            url=(urls or {}).get(fname),
-            prepared=None if (urls or {}).get(fname) else "made by hand for the test",
-        )
-        for fname, body in contents.items()
-    )
-    ds = registry.Dataset(
-        name=name,
-        title="Fake",
-        description="A test dataset.",
-        homepage="https://example.org/fake",
-        commit="0" * 40,
-        licence="CC0",
-        citation="Nobody 2024",
-        used_by=("tests",),
-        files=files,
-    )
+    ds = fake_dataset(contents, urls, name=name)
     monkeypatch.setitem(registry.datasets(), name, ds)
     return ds
 
