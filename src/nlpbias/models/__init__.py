@@ -25,6 +25,8 @@ __all__ = [
     "minilm_path",
     "resolve_device",
     "resolve_model",
+    "train_fasttext",
+    "train_word2vec",
 ]
 
 _LAZY = {
@@ -39,6 +41,8 @@ _LAZY = {
     "load_glove_50d": "embeddings",
     "load_keyed_vectors": "embeddings",
     "load_wefe_word2vec": "embeddings",
+    "train_fasttext": "training",
+    "train_word2vec": "training",
 }
 
 # Catalogue facts about each offline model (from the packages' metadata and model cards).
