@@ -23,12 +23,15 @@ __all__ = [
     "LABEL_COLOURS",
     "LABEL_NAMES",
     "PALETTE",
+    "association_figure",
     "barh",
+    "effect_size_figure",
     "label_balance_figure",
     "length_figure",
     "new_figure",
     "observed_vs_planted",
     "paired_barh",
+    "scatter_figure",
     "set_style",
     "stacked_share_barh",
     "term_frequency_figure",
@@ -500,3 +503,7 @@ def observed_vs_planted(
     ax.set_title(title or "")
     ax.legend(loc="upper left")
     return fig
+
+
+# Figures of bias measurements (effect sizes, per-word associations) live in their own module.
+from nlpbias.plotting.effects import association_figure, effect_size_figure, scatter_figure  # noqa: E402

@@ -1,0 +1,181 @@
+"""Figures of bias measurements: effect sizes with intervals, and per-word associations.
+
+Every function returns a matplotlib Figure built without pyplot (see :mod:`nlpbias.plotting`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from nlpbias.plotting import PALETTE, _need, new_figure
+
+
+def effect_size_figure(
+    df: pd.DataFrame,
+    *,
+    y: str = "test",
+    x: str = "effect_size",
+    hue: str | None = None,
+    ci: tuple[str, str] | None = ("ci_low", "ci_high"),
+    reference: str | None = None,
+    reference_label: str = "paper",
+    xlabel: str = "effect size d",
+    title: str | None = None,
+) -> Figure:
+    """Forest plot: one row per ``y``, a dot per ``hue`` level with its interval, and the reference.
+
+    Parameters
+    ----------
+    df : DataFrame
+        One row per (test, hue level), e.g. the output of
+        :func:`nlpbias.metrics.intrinsic.weat_table` with an ``embedding`` column.
+    ci : pair of column names or None
+        Lower and upper bounds drawn as horizontal error bars.
+    reference : str, optional
+        Column with a published value for the same row (drawn as an open diamond, once per ``y``).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"test": ["a", "b"], "effect_size": [1.2, -0.3],
+    ...                    "ci_low": [0.9, -0.8], "ci_high": [1.5, 0.2], "paper": [1.5, None]})
+    >>> fig = effect_size_figure(df, reference="paper")
+    >>> [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    ['a', 'b']
+    """
+    cols = [y, x] + ([hue] if hue else []) + (list(ci) if ci else [])
+    _need(df, cols + ([reference] if reference else []), "effect_size_figure")
+    if df.empty:
+        raise ValueError(
+            "effect_size_figure: the frame has no rows; compute some effect sizes first"
+        )
+    rows = list(dict.fromkeys(df[y]))
+    levels = list(dict.fromkeys(df[hue])) if hue else [None]
+    step = 0.7 / max(len(levels), 1)
+    fig, (ax,) = new_figure(
+        1, ncols=1, width=7.5, height=0.45 * len(rows) * max(1, len(levels) ** 0.5) + 1.5
+    )
+    pos = {r: i for i, r in enumerate(rows)}
+    for k, level in enumerate(levels):
+        sub = df if level is None else df[df[hue] == level]
+        offset = (k - (len(levels) - 1) / 2) * step
+        yy = sub[y].map(pos).to_numpy(float) + offset
+        xerr = None
+        if ci:
+            lo, hi = sub[ci[0]].to_numpy(float), sub[ci[1]].to_numpy(float)
+            xerr = np.vstack([sub[x] - lo, hi - sub[x]])
+        ax.errorbar(
+            sub[x],
+            yy,
+            xerr=xerr,
+            fmt="o",
+            color=PALETTE[k % len(PALETTE)],
+            capsize=2,
+            label=None if level is None else str(level),
+        )
+    if reference:
+        ref = df.drop_duplicates(y).set_index(y)[reference].dropna()
+        ax.scatter(
+            ref.to_numpy(float),
+            [pos[r] for r in ref.index],
+            marker="D",
+            s=42,
+            facecolors="none",
+            edgecolors="black",
+            zorder=3,
+            label=reference_label,
+        )
+    ax.axvline(0, color="grey", linewidth=0.8)
+    ax.set_yticks(range(len(rows)), [str(r) for r in rows])
+    ax.invert_yaxis()
+    ax.set(xlabel=xlabel, title=title or "")
+    if hue or reference:
+        handles, labels = ax.get_legend_handles_labels()
+        order = sorted(range(len(labels)), key=lambda i: labels[i] == reference_label)
+        ax.legend([handles[i] for i in order], [labels[i] for i in order], fontsize="small")
+    return fig
+
+
+def association_figure(
+    df: pd.DataFrame,
+    *,
+    word: str = "word",
+    value: str = "association",
+    hue: str = "set",
+    xlabel: str = "association s(w)",
+    title: str | None = None,
+    colours: dict[object, str] | None = None,
+) -> Figure:
+    """Horizontal bars of a per-word association, sorted, coloured by the word's set.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"word": ["nurse", "engineer"], "association": [-0.1, 0.2],
+    ...                    "set": ["female", "male"]})
+    >>> [t.get_text() for t in association_figure(df).axes[0].get_yticklabels()]
+    ['engineer', 'nurse']
+    """
+    _need(df, [word, value, hue], "association_figure")
+    data = df.sort_values(value, ascending=False, ignore_index=True)
+    groups = list(dict.fromkeys(df[hue]))
+    colours = colours or {g: PALETTE[i % len(PALETTE)] for i, g in enumerate(groups)}
+    fig, (ax,) = new_figure(1, ncols=1, width=7.5, height=0.22 * len(data) + 1.5)
+    ax.barh(range(len(data)), data[value], color=[colours[g] for g in data[hue]])
+    ax.set_yticks(range(len(data)), data[word].astype(str).tolist(), fontsize="small")
+    ax.invert_yaxis()
+    ax.axvline(0, color="grey", linewidth=0.8)
+    handles = [ax.barh([0], [0], color=colours[g], label=str(g)) for g in groups]
+    ax.legend(handles=handles, fontsize="small", loc="lower right")
+    ax.set(xlabel=xlabel, title=title or "")
+    return fig
+
+
+def scatter_figure(
+    df: pd.DataFrame,
+    *,
+    x: str,
+    y: str,
+    hue: str | None = None,
+    label: str | None = None,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
+    title: str | None = None,
+    annotate: Sequence[str] | None = None,
+) -> Figure:
+    """Scatter of ``y`` against ``x``, optionally coloured by ``hue`` and labelled by ``label``.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"a": [1, 2, 3], "b": [3, 1, 2], "w": ["x", "y", "z"]})
+    >>> len(scatter_figure(df, x="a", y="b", label="w").axes[0].texts)
+    3
+    """
+    _need(df, [x, y] + [c for c in (hue, label) if c], "scatter_figure")
+    fig, (ax,) = new_figure(1, ncols=1, width=6.4, height=4.6)
+    groups = list(dict.fromkeys(df[hue])) if hue else [None]
+    for i, g in enumerate(groups):
+        sub = df if g is None else df[df[hue] == g]
+        ax.scatter(
+            sub[x],
+            sub[y],
+            color=PALETTE[i % len(PALETTE)],
+            s=22,
+            label=None if g is None else str(g),
+        )
+    if label:
+        keep = df if annotate is None else df[df[label].isin(annotate)]
+        for _, row in keep.iterrows():
+            ax.annotate(
+                str(row[label]),
+                (row[x], row[y]),
+                fontsize="x-small",
+                xytext=(2, 2),
+                textcoords="offset points",
+            )
+    ax.set(xlabel=xlabel or x, ylabel=ylabel or y, title=title or "")
+    if hue:
+        ax.legend(fontsize="small", loc="best")
+    return fig

@@ -1,0 +1,63 @@
+"""Effect-size and association figures."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from nlpbias import plotting
+
+
+def _table() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "test": ["w1", "w2", "w1", "w2"],
+            "embedding": ["glove", "glove", "w2v", "w2v"],
+            "effect_size": [1.2, -0.3, 0.8, 0.1],
+            "ci_low": [0.9, -0.8, 0.5, -0.2],
+            "ci_high": [1.5, 0.2, 1.1, 0.4],
+            "paper": [1.5, np.nan, 1.5, np.nan],
+        }
+    )
+
+
+def test_effect_size_figure_draws_each_level_with_its_interval_and_the_reference() -> None:
+    fig = plotting.effect_size_figure(_table(), hue="embedding", reference="paper")
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["w1", "w2"]
+    bars = [c for c in ax.containers]  # one errorbar container per embedding
+    assert len(bars) == 2
+    glove_x = bars[0].lines[0].get_xdata()
+    assert list(glove_x) == [1.2, -0.3]
+    # error bar of w1/glove spans 0.9..1.5
+    segs = bars[0].lines[2][0].get_segments()
+    assert np.allclose([segs[0][0][0], segs[0][1][0]], [0.9, 1.5])
+    ref = ax.collections[-1].get_offsets()
+    assert len(ref) == 1 and ref[0][0] == pytest.approx(1.5)  # NaN reference not drawn
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["glove", "w2v", "paper"]
+
+
+def test_effect_size_figure_rejects_empty_and_missing_columns() -> None:
+    with pytest.raises(ValueError, match="no rows"):
+        plotting.effect_size_figure(_table().iloc[:0])
+    with pytest.raises(KeyError, match="ci_low"):
+        plotting.effect_size_figure(_table().drop(columns="ci_low"))
+
+
+def test_association_figure_sorts_and_colours_by_set() -> None:
+    df = pd.DataFrame(
+        {"word": ["nurse", "engineer", "baker"], "association": [-0.1, 0.2, 0.05],
+         "set": ["female", "male", "female"]}
+    )  # fmt: skip
+    ax = plotting.association_figure(df).axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["engineer", "baker", "nurse"]
+    colours = [p.get_facecolor() for p in ax.patches[:3]]
+    assert colours[1] == colours[2] != colours[0]
+
+
+def test_scatter_figure_labels_points() -> None:
+    df = pd.DataFrame({"a": [1, 2, 3], "b": [3, 1, 2], "w": ["x", "y", "z"], "g": [0, 1, 1]})
+    ax = plotting.scatter_figure(df, x="a", y="b", hue="g", label="w", annotate=["y"]).axes[0]
+    assert [t.get_text() for t in ax.texts] == ["y"]
+    assert len(ax.collections) == 2
