@@ -458,3 +458,17 @@ def test_rnsb_table_one_row_per_query_matching_rnsb() -> None:
     assert table.loc[0, "score"] == pytest.approx(-table.loc[1, "score"], rel=0.2)
     with pytest.raises(ValueError, match="queries is empty"):
         rnsb_table([], emb)
+
+
+def test_rnsb_accepts_a_wordset_like_weat() -> None:
+    from nlpbias import models
+    from nlpbias.data.wordsets import load_wordset
+    from nlpbias.metrics.intrinsic import weat
+
+    ws = load_wordset("caliskan_weat1")
+    emb = models.load_embeddings(["planted"], wordsets=[ws], random_state=0)["planted"]
+    res = rnsb(ws, emb, lowercase=True, n_runs=1, random_state=0)
+    assert res.name == ws.name and res.score > 0  # planted: flowers pleasant, insects not
+    assert weat(ws, emb, lowercase=True, n_bootstrap=0, random_state=0).effect_size > 0
+    with pytest.raises(TypeError, match="must be a Query \\(or a WordSet\\)"):
+        rnsb("caliskan_weat1", emb)

@@ -225,3 +225,19 @@ def test_bootstrap_empty_sample(one_line):
     with pytest.raises(ValueError) as err:
         bootstrap_ci((np.array([1.0]), np.array([])), np.mean)
     one_line(err)
+
+
+def test_agreement_counts_signs_differences_and_skips_missing_pairs() -> None:
+    from nlpbias.metrics.stats import agreement
+
+    ours = [1.5, 1.2, 0.3, -0.2, 0.9]
+    paper = [1.5, 1.5, 1.4, 1.2, float("nan")]  # the last test has no reported value
+    a = agreement(ours, paper, random_state=0)
+    assert a["n"] == 4 and a["same_sign"] == 3
+    assert a["mean_abs_diff"] == pytest.approx((0 + 0.3 + 1.1 + 1.4) / 4)
+    # ranks: ours 4,3,2,1 vs paper 4,4,3,1 (ties averaged: 3.5, 3.5, 2, 1) -> rho > 0.9
+    assert a["rho"] > 0.9 and 0 < a["p_value"] <= 1
+    two = agreement([1.0, 2.0], [2.0, 1.0])
+    assert two["n"] == 2 and math.isnan(two["rho"])
+    with pytest.raises(ValueError, match="pair them up"):
+        agreement([1, 2], [1, 2, 3])

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from gensim.models import KeyedVectors
 
+from nlpbias import models
 from nlpbias.models import available_models
 from nlpbias.models import embeddings as emb
 
@@ -95,3 +96,20 @@ def test_load_keyed_vectors_errors(tmp_path):
         emb.load_keyed_vectors(bad)
     with pytest.raises(ValueError, match="fmt must be"):
         emb.load_keyed_vectors(bad, fmt="fasttext")
+
+
+def test_load_embeddings_by_name_and_describe() -> None:
+    from nlpbias.data.wordsets import load_wordsets
+
+    ws = load_wordsets(["caliskan_weat1"])
+    embs = models.load_embeddings(["planted", "glove-6b-50d"], wordsets=ws, random_state=1)
+    assert list(embs) == ["planted", "glove-6b-50d"]
+    assert "rose" in embs["planted"].key_to_index  # planted words are lowercased
+    table = models.describe_embeddings(embs)
+    assert table["words"].tolist() == [len(embs["planted"]), 400_000]
+    with pytest.raises(ValueError, match="unknown embedding 'bogus'"):
+        models.load_embeddings(["bogus"])
+    with pytest.raises(ValueError, match="needs wordsets"):
+        models.load_embeddings(["planted"])
+    with pytest.raises(TypeError, match="non-empty list"):
+        models.load_embeddings("glove-6b-50d")

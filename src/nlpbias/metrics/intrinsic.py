@@ -46,8 +46,9 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from nlpbias.metrics.query import OutOfVocabularyError, Query, QueryVectors
+from nlpbias.metrics.query import OutOfVocabularyError, Query, QueryVectors, as_query
 from nlpbias.metrics.stats import bootstrap_ci, check_alternative, permutation_pvalue
+from nlpbias.progress import progress as progress_bar
 from nlpbias.repro import rng as _rng
 
 __all__ = [
@@ -315,17 +316,6 @@ class WEATResult:
         return asdict(self)
 
 
-def _as_query(query: object) -> Query:
-    if isinstance(query, Query):
-        return query
-    if hasattr(query, "targets") and hasattr(query, "attributes"):
-        return Query.from_wordset(query)
-    raise TypeError(
-        f"query must be a Query (or a WordSet), got {type(query).__name__}; "
-        "build one with Query(targets=..., attributes=...)"
-    )
-
-
 def _check_int(value: object, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
         raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}; pass such an int")
@@ -409,7 +399,7 @@ def weat(
         raise TypeError(f"confidence_level must be a float in (0, 1), got {confidence_level!r}")
     if not 0 < confidence_level < 1:
         raise ValueError(f"confidence_level must lie in (0, 1), got {confidence_level}")
-    query = _as_query(query)
+    query = as_query(query)
     gen = _rng(random_state)
     if vectors is None:
         if embedding is None:
@@ -502,13 +492,11 @@ def weat_table(
     >>> table["p_value"].round(3).tolist()
     [0.167, 1.0]
     """
-    from tqdm.auto import tqdm
-
     queries = list(queries)
     if not queries:
         raise ValueError("queries is empty; pass at least one Query")
     rows = []
-    for query in tqdm(queries, desc="WEAT", disable=not progress, leave=False):
+    for query in progress_bar(queries, desc="WEAT", enabled=progress, leave=False):
         row = weat(query, embedding, **kwargs).to_dict()
         row.pop("words")
         dropped = row.pop("dropped")
@@ -542,7 +530,7 @@ def word_associations(
     >>> word_associations(q, emb, max_missing=0.5)["word"].tolist()
     ['a', 'c']
     """
-    qv = _as_query(query).vectors(
+    qv = as_query(query).vectors(
         embedding, oov="drop", max_missing=max_missing, lowercase=lowercase, balance=False
     )
     rows = []
@@ -579,7 +567,7 @@ def weat_by_embedding(
     >>> res["query"].tolist(), exc["query"].tolist()
     (['q'], ['far'])
     """
-    queries = [_as_query(q) for q in queries]
+    queries = [as_query(q) for q in queries]
     if not queries:
         raise ValueError("queries is empty; pass at least one Query")
     if not embeddings:

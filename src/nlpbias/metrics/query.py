@@ -426,3 +426,16 @@ class QueryVectors:
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``(T1, T2, A1, A2)``."""
         return self.T1, self.T2, self.A1, self.A2
+
+
+def as_query(query: object) -> Query:
+    """``query`` itself, or the :class:`Query` of a word set (anything with ``targets`` and
+    ``attributes`` mappings, e.g. :class:`nlpbias.data.wordsets.WordSet`)."""
+    if isinstance(query, Query):
+        return query
+    if hasattr(query, "targets") and hasattr(query, "attributes"):
+        return Query.from_wordset(query)
+    raise TypeError(
+        f"query must be a Query (or a WordSet), got {type(query).__name__}; "
+        "build one with Query(targets=..., attributes=...)"
+    )

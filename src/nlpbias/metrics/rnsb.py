@@ -65,7 +65,8 @@ import pandas as pd
 from scipy.special import rel_entr
 from sklearn.linear_model import LogisticRegression
 
-from nlpbias.metrics.query import Query
+from nlpbias.metrics.query import Query, as_query
+from nlpbias.progress import progress as progress_bar
 from nlpbias.repro import rng as _rng
 
 __all__ = ["VARIANTS", "RNSBResult", "rnsb", "rnsb_kl", "rnsb_signed"]
@@ -463,7 +464,7 @@ def rnsb(
 
     Examples
     --------
-    >>> from nlpbias.metrics.query import Query
+    >>> from nlpbias.metrics.query import Query, as_query
     >>> emb = {"doctor": [1.0, 0.2], "nurse": [-1.0, 0.3], "he": [1.0, 0.0],
     ...        "him": [0.9, 0.1], "she": [-1.0, 0.0], "her": [-0.9, 0.1]}
     >>> q = Query((["doctor"], ["nurse"]), (["he", "him"], ["she", "her"]), name="toy")
@@ -471,11 +472,7 @@ def rnsb(
     >>> res.variant, bool(res.score > 0)
     ('signed', True)
     """
-    if not isinstance(query, Query):
-        raise TypeError(
-            f"query must be a nlpbias.metrics.query.Query; got {type(query).__name__}; "
-            "build one with Query(targets=(T1, T2), attributes=(A1, A2))"
-        )
+    query = as_query(query)
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}; got {variant!r}")
     n_runs, holdout = _check_n_runs(n_runs), _check_holdout(holdout)
@@ -513,13 +510,11 @@ def rnsb_table(
     >>> rnsb_table([q], emb, progress=False, n_runs=2)["score"].gt(0).tolist()
     [True]
     """
-    from tqdm.auto import tqdm
-
     queries = list(queries)
     if not queries:
         raise ValueError("queries is empty; pass at least one Query")
     rows = [
         rnsb(query, embedding, **kwargs).to_series()
-        for query in tqdm(queries, desc="RNSB", disable=not progress, leave=False)
+        for query in progress_bar(queries, desc="RNSB", enabled=progress, leave=False)
     ]
     return pd.DataFrame(rows).reset_index(drop=True)

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
+import pandas as pd
 
 from nlpbias.repro import rng as _rng
 
@@ -29,6 +30,7 @@ __all__ = [
     "ALTERNATIVES",
     "ConfidenceInterval",
     "SpearmanResult",
+    "agreement",
     "bootstrap_ci",
     "check_alternative",
     "permutation_pvalue",
@@ -347,3 +349,44 @@ def bootstrap_ci(
     alpha = (1.0 - level) / 2.0
     low, high = np.quantile(replicates, [alpha, 1.0 - alpha])
     return ConfidenceInterval(float(low), float(high))
+
+
+def agreement(
+    ours: Any,
+    reference: Any,
+    *,
+    n_resamples: int = 9999,
+    random_state: None | int | np.random.Generator = None,
+) -> dict[str, float]:
+    """How well our numbers agree with reference ones (e.g. a paper's), pairs with NaN left out.
+
+    Returns
+    -------
+    dict
+        ``n`` (pairs compared), ``same_sign`` (pairs whose signs agree), ``mean_abs_diff``,
+        ``rho`` and ``p_value`` (:func:`spearman_permutation`; NaN when n < 3).
+
+    Examples
+    --------
+    >>> a = agreement([1.5, 1.2, 0.3, -0.2], [1.5, 1.5, 1.4, 1.2], random_state=0)
+    >>> a["n"], a["same_sign"], round(a["mean_abs_diff"], 3)
+    (4, 3, 0.7)
+    """
+    x = np.asarray(pd.to_numeric(pd.Series(ours, dtype=object)), dtype=np.float64)
+    y = np.asarray(pd.to_numeric(pd.Series(reference, dtype=object)), dtype=np.float64)
+    if x.shape != y.shape:
+        raise ValueError(f"ours has {x.size} values but reference has {y.size}; pair them up")
+    keep = ~(np.isnan(x) | np.isnan(y))
+    x, y = x[keep], y[keep]
+    if x.size == 0:
+        raise ValueError("no pair has both values; nothing to compare")
+    rho = p = float("nan")
+    if x.size >= 3 and np.ptp(x) > 0 and np.ptp(y) > 0:
+        rho, p = spearman_permutation(x, y, n_resamples=n_resamples, random_state=random_state)
+    return {
+        "n": int(x.size),
+        "same_sign": int(np.sum(np.sign(x) == np.sign(y))),
+        "mean_abs_diff": float(np.mean(np.abs(x - y))),
+        "rho": float(rho),
+        "p_value": float(p),
+    }

@@ -15,7 +15,9 @@ import pandas as pd
 __all__ = [
     "MINILM_NAME",
     "available_models",
+    "describe_embeddings",
     "encode",
+    "load_embeddings",
     "load_encoder",
     "load_glove_50d",
     "load_keyed_vectors",
@@ -41,6 +43,8 @@ _LAZY = {
     "load_glove_50d": "embeddings",
     "load_keyed_vectors": "embeddings",
     "load_wefe_word2vec": "embeddings",
+    "load_embeddings": "embeddings",
+    "describe_embeddings": "embeddings",
     "train_fasttext": "training",
     "train_word2vec": "training",
 }

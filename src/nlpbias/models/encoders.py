@@ -24,7 +24,8 @@ from urllib.parse import urlsplit
 
 import numpy as np
 import torch
-from tqdm.auto import tqdm
+
+from nlpbias.progress import progress as progress_bar
 
 __all__ = [
     "MINILM_NAME",
@@ -418,7 +419,7 @@ def encode(
     chunks = []
     starts = range(0, len(items), batch_size)
     with torch.inference_mode():
-        for start in tqdm(starts, desc="encode", unit="batch", disable=not show_progress):
+        for start in progress_bar(starts, desc="encode", unit="batch", enabled=show_progress):
             batch = tokenizer(
                 items[start : start + batch_size],
                 padding=True,

@@ -38,10 +38,10 @@ import gensim
 import numpy as np
 from gensim.models import FastText, KeyedVectors, Word2Vec
 from gensim.models.callbacks import CallbackAny2Vec
-from tqdm.auto import tqdm
 
 from nlpbias import text as _text
 from nlpbias.cache import cached
+from nlpbias.progress import progress as progress_bar
 
 __all__ = [
     "CORPORA",
@@ -245,7 +245,7 @@ class _EpochProgress(CallbackAny2Vec):
 
     def __init__(self, epochs: int, desc: str, show: bool) -> None:
         self.epochs, self.desc, self.epoch = epochs, desc, 0
-        self.bar = tqdm(total=epochs, desc=desc, unit="epoch", disable=not show)
+        self.bar = progress_bar(total=epochs, desc=desc, unit="epoch", enabled=show)
         self.start = time.perf_counter()
 
     def on_epoch_end(self, model: Any) -> None:
