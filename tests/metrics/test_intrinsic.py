@@ -441,3 +441,16 @@ def test_weat_by_embedding_excludes_uncovered_queries_per_embedding() -> None:
     assert res2["query"].tolist() == ["q"] and exc2.empty
     with pytest.raises(ValueError, match="embeddings is empty"):
         weat_by_embedding([q], {})
+
+
+def test_coverage_table_reports_the_worst_set_and_the_missing_words() -> None:
+    from nlpbias.metrics.intrinsic import coverage_table
+
+    q = Query((["a", "b"], ["c", "d new"]), (["x", "X"], ["y"]), name="q")
+    emb = {"a": [1, 0], "c": [0, 1], "d": [1, 1], "new": [1, 2], "x": [1, 0], "y": [0, 1]}
+    row = coverage_table([q], {"toy": emb}).iloc[0]
+    # T1 finds a (1/2); the multi-word 'd new' counts as found; 'X' misses unless lowercased
+    assert (row["min_share"], row["worst_set"], row["found"], row["n"]) == (0.5, "T1", 5, 7)
+    assert row["missing"] == "b, X"
+    lowered = coverage_table([q], {"toy": emb}, lowercase=True).iloc[0]
+    assert lowered["found"] == 6 and lowered["missing"] == "b"

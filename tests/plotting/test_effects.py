@@ -61,3 +61,16 @@ def test_scatter_figure_labels_points() -> None:
     ax = plotting.scatter_figure(df, x="a", y="b", hue="g", label="w", annotate=["y"]).axes[0]
     assert [t.get_text() for t in ax.texts] == ["y"]
     assert len(ax.collections) == 2
+
+
+def test_heatmap_figure_annotates_cells_and_outlines_those_under_the_threshold() -> None:
+    df = pd.DataFrame(
+        {"query": ["w1", "w1", "w2", "w2"], "embedding": ["g", "h", "g", "h"],
+         "share": [1.0, 0.5, 0.9, 0.1]}
+    )  # fmt: skip
+    ax = plotting.heatmap_figure(df, index="query", columns="embedding", values="share",
+                                 threshold=0.6).axes[0]  # fmt: skip
+    assert [t.get_text() for t in ax.texts] == ["100%", "50%", "90%", "10%"]
+    outlined = sorted((round(p.get_x()), round(p.get_y())) for p in ax.patches)
+    assert outlined == [(1, 0), (1, 1)]  # column h, rows w1 and w2
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["w1", "w2"]

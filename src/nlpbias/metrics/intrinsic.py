@@ -597,3 +597,41 @@ def weat_by_embedding(
     if not res.empty:
         res = res[["embedding", *[c for c in res.columns if c != "embedding"]]]
     return res, pd.DataFrame(excluded, columns=columns)
+
+
+def coverage_table(
+    queries: Iterable[Query], embeddings: Mapping[str, Any], *, lowercase: bool = False
+) -> pd.DataFrame:
+    """Share of each query's words that each embedding has: the smallest share over its four
+    sets (what an out-of-vocabulary threshold acts on), with the per-set counts.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``embedding, query, min_share, found, n, worst_set, missing`` (``missing``: all sets).
+
+    Examples
+    --------
+    >>> q = Query((["a", "b"], ["c", "d"]), (["x"], ["y"]), name="q")
+    >>> emb = {"a": [1, 0], "c": [0, 1], "d": [1, 1], "x": [1, 0], "y": [0, 1]}
+    >>> coverage_table([q], {"toy": emb})[["query", "min_share", "worst_set"]].values.tolist()
+    [['q', 0.5, 'T1']]
+    """
+    queries = [as_query(q) for q in queries]
+    rows = []
+    for name, emb in embeddings.items():
+        for q in queries:
+            cov = q.coverage(emb, lowercase=lowercase)
+            worst = cov.loc[cov["share"].idxmin()]
+            rows.append(
+                {
+                    "embedding": name,
+                    "query": q.name,
+                    "min_share": float(worst["share"]),
+                    "found": int(cov["found"].sum()),
+                    "n": int(cov["n"].sum()),
+                    "worst_set": worst["set"],
+                    "missing": ", ".join(w for ws in cov["missing"] for w in ws),
+                }
+            )
+    return pd.DataFrame(rows)

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
+import pandas as pd
 
 from nlpbias.repro import rng as _rng
 
@@ -311,6 +312,36 @@ class Query:
             dropped=dropped,
             missing=missing,
         )
+
+    def coverage(self, embedding: Any, *, lowercase: bool = False) -> pd.DataFrame:
+        """How many words of each set the embedding has (multi-word terms: all their words).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per set: ``set``, ``n``, ``found``, ``share``, ``missing`` (the words).
+
+        Examples
+        --------
+        >>> q = Query((["rose", "tulip"], ["ant"]), (["love"], ["hate"]))
+        >>> emb = {"rose": [1, 0], "ant": [0, 1], "love": [1, 1], "hate": [1, -1]}
+        >>> q.coverage(emb)["found"].tolist()
+        [1, 1, 1, 1]
+        """
+        lookup = _Lookup(embedding)
+        rows = []
+        for set_name, words in zip(self.set_names, self.targets + self.attributes, strict=True):
+            miss = [w for w in words if lookup(w.lower() if lowercase else w) is None]
+            rows.append(
+                {
+                    "set": set_name,
+                    "n": len(words),
+                    "found": len(words) - len(miss),
+                    "share": (len(words) - len(miss)) / len(words),
+                    "missing": tuple(miss),
+                }
+            )
+        return pd.DataFrame(rows)
 
     def _check_missing(
         self,

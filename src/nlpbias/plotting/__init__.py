@@ -26,6 +26,7 @@ __all__ = [
     "association_figure",
     "barh",
     "effect_size_figure",
+    "heatmap_figure",
     "label_balance_figure",
     "length_figure",
     "new_figure",
@@ -506,4 +507,9 @@ def observed_vs_planted(
 
 
 # Figures of bias measurements (effect sizes, per-word associations) live in their own module.
-from nlpbias.plotting.effects import association_figure, effect_size_figure, scatter_figure  # noqa: E402
+from nlpbias.plotting.effects import (  # noqa: E402
+    association_figure,
+    effect_size_figure,
+    heatmap_figure,
+    scatter_figure,
+)

@@ -179,3 +179,61 @@ def scatter_figure(
     if hue:
         ax.legend(fontsize="small", loc="best")
     return fig
+
+
+def heatmap_figure(
+    df: pd.DataFrame,
+    *,
+    index: str,
+    columns: str,
+    values: str,
+    fmt: str = ".0%",
+    vmin: float | None = 0.0,
+    vmax: float | None = 1.0,
+    cmap: str = "viridis",
+    title: str | None = None,
+    threshold: float | None = None,
+) -> Figure:
+    """Annotated heatmap of ``values`` (rows ``index``, columns ``columns``, input order kept).
+
+    ``threshold`` outlines the cells below it (e.g. coverage under an OOV limit).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"q": ["a", "a", "b"], "e": ["x", "y", "x"], "v": [1.0, 0.5, 0.2]})
+    >>> fig = heatmap_figure(df, index="q", columns="e", values="v", threshold=0.7)
+    >>> len(fig.axes[0].patches)  # outlines of the two cells under 0.7 (the missing one is blank)
+    2
+    """
+    import seaborn as sns
+
+    _need(df, [index, columns, values], "heatmap_figure")
+    grid = df.pivot_table(index=index, columns=columns, values=values, sort=False)
+    grid = grid.reindex(
+        index=list(dict.fromkeys(df[index])), columns=list(dict.fromkeys(df[columns]))
+    )
+    fig, (ax,) = new_figure(
+        1, ncols=1, width=1.6 * grid.shape[1] + 3.5, height=0.42 * grid.shape[0] + 1.6
+    )
+    sns.heatmap(
+        grid,
+        ax=ax,
+        annot=True,
+        fmt=fmt,
+        vmin=vmin,
+        vmax=vmax,
+        cmap=cmap,
+        cbar=False,
+        linewidths=0.5,
+    )
+    if threshold is not None:
+        from matplotlib.patches import Rectangle
+
+        for (i, j), v in np.ndenumerate(grid.to_numpy()):
+            if np.isfinite(v) and v < threshold:
+                ax.add_patch(
+                    Rectangle((j + 0.06, i + 0.08), 0.88, 0.84, fill=False, edgecolor="red", lw=2)
+                )
+    ax.set(xlabel="", ylabel="", title=title or "")
+    ax.tick_params(axis="x", rotation=0)
+    return fig
