@@ -102,3 +102,21 @@ def test_book_refuses_a_failed_or_unrecorded_notebook(smoke_project: Path, tmp_p
     nbformat.write(nb, executed)
     with pytest.raises(book.BookError, match="not executed by the runner"):
         book.assemble(project)
+
+
+@pytest.mark.parametrize(
+    "nb_file", sorted((ROOT / "notebooks").glob("*.ipynb")), ids=lambda p: p.name
+)
+def test_papermill_reads_every_parameter_of_the_parameters_cell(nb_file: Path) -> None:
+    """papermill silently skips a line it cannot parse (e.g. '=' inside a comment)."""
+    import ast
+
+    cell = next(
+        c for c in nbformat.read(nb_file, as_version=4).cells
+        if "parameters" in c.metadata.get("tags", [])
+    )  # fmt: skip
+    assigned = [
+        t.id for node in ast.parse(cell.source).body if isinstance(node, ast.Assign)
+        for t in node.targets if isinstance(t, ast.Name)
+    ]  # fmt: skip
+    assert list(runner.notebook_parameters(nb_file)) == assigned
