@@ -26,6 +26,7 @@ __all__ = [
     "load_dixon_wiki_test",
     "load_jigsaw",
     "load_mlma",
+    "load_wikipedia_talk",
 ]
 
 logger = logging.getLogger(__name__)
@@ -406,4 +407,122 @@ def load_jigsaw(path: str | Path, *, identity_threshold: float = 0.5) -> pd.Data
     for c in identities:
         out[c] = (ident[c] >= threshold).to_numpy(dtype=bool)  # NaN (not annotated) -> False
     logger.info("jigsaw: %d comments, %d identity columns from %s", len(out), len(identities), src)
+    return out
+
+
+def _wiki_file(path: str | Path, name: str) -> Path:
+    src = Path(path)
+    if not src.is_file():
+        raise FileNotFoundError(
+            f"wikipedia talk: file {str(src)!r} not found; download {name} of 'Wikipedia Talk "
+            "Labels: Toxicity' (Wulczyn et al. 2017, figshare 4563973) and pass its path"
+        )
+    return src
+
+
+def _wiki_rev_ids(s: pd.Series, src: Path) -> pd.Series:
+    """Parse rev_id (written as ``2232.0`` in the release) to int64; raise on anything else."""
+    num = pd.to_numeric(s, errors="coerce")
+    bad = num.isna() | (num % 1 != 0)
+    if bad.any():
+        vals = s[bad].unique()[:5].tolist()
+        raise ValueError(f"wikipedia talk: {src.name} has non-integer rev_id values {vals}")
+    return num.astype("int64")
+
+
+def load_wikipedia_talk(
+    comments_path: str | Path,
+    annotations_path: str | Path,
+    *,
+    threshold: float = 0.5,
+) -> pd.DataFrame:
+    """Load the Wikipedia Talk Labels: Toxicity corpus (Wulczyn et al. 2017) that you downloaded.
+
+    The corpus (about 160k talk-page comments, each labelled by about 10 crowd workers) is the
+    training data of Dixon et al. (2018); it is not shipped with the project. A comment is toxic
+    when the mean of its annotators' binary ``toxicity`` votes exceeds ``threshold``, as in
+    Wulczyn et al.'s and Dixon et al.'s code. The release's ``NEWLINE_TOKEN`` and ``TAB_TOKEN``
+    placeholders are replaced by spaces.
+
+    Parameters
+    ----------
+    comments_path : str or Path
+        ``toxicity_annotated_comments.tsv`` (columns ``rev_id, comment, year, logged_in, ns,
+        sample, split``).
+    annotations_path : str or Path
+        ``toxicity_annotations.tsv`` (columns ``rev_id, worker_id, toxicity, toxicity_score``;
+        ``toxicity`` is 1 when the worker rated the comment toxic or very toxic).
+    threshold : float, default 0.5
+        A comment is toxic when its mean ``toxicity`` is strictly greater than this.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per comment, in the comments file's order: ``text``, ``toxic``, ``rev_id``
+        (int), ``split`` (``train`` / ``dev`` / ``test``), ``year``, ``n_annotators`` and
+        ``toxicity_mean``. Annotations of comments absent from the comments file are ignored.
+
+    Raises
+    ------
+    ValueError
+        If a file lacks a column, a comment has no annotation, or a vote is missing.
+
+    Examples
+    --------
+    >>> df = load_wikipedia_talk("toxicity_annotated_comments.tsv",
+    ...                          "toxicity_annotations.tsv")  # doctest: +SKIP
+    >>> df.groupby("split")["toxic"].mean()  # doctest: +SKIP
+    """
+    try:
+        thr = float(threshold)
+    except (TypeError, ValueError):
+        thr = float("nan")
+    if isinstance(threshold, bool) or not 0.0 <= thr <= 1.0:
+        raise ValueError(f"threshold must be in [0, 1], got {threshold!r}")
+    what = "wikipedia talk"
+    c_src = _wiki_file(comments_path, "toxicity_annotated_comments.tsv")
+    a_src = _wiki_file(annotations_path, "toxicity_annotations.tsv")
+    comments = pd.read_csv(c_src, sep="\t", keep_default_na=False, dtype=str)
+    _check_columns(comments, ["rev_id", "comment", "year", "split"], f"{what} comments", c_src)
+    ann = pd.read_csv(a_src, sep="\t", keep_default_na=False, dtype=str)
+    _check_columns(ann, ["rev_id", "worker_id", "toxicity"], f"{what} annotations", a_src)
+    c_ids = _wiki_rev_ids(comments["rev_id"], c_src)
+    if c_ids.duplicated().any():
+        dup = c_ids[c_ids.duplicated()].unique()[:5].tolist()
+        raise ValueError(f"{what}: {c_src.name} repeats rev_id values {dup}; check the file")
+    votes = pd.to_numeric(ann["toxicity"], errors="coerce")
+    bad = votes.isna() | ~votes.isin([0, 1])
+    if bad.any():
+        vals = ann.loc[bad, "toxicity"].unique()[:5].tolist()
+        raise ValueError(f"{what}: {a_src.name} column 'toxicity' must be 0 or 1, got {vals}")
+    by_rev = votes.groupby(_wiki_rev_ids(ann["rev_id"], a_src).to_numpy()).agg(["size", "mean"])
+    stats = by_rev.reindex(c_ids.to_numpy())
+    missing = stats["size"].isna()
+    if missing.any():
+        ids = c_ids[missing.to_numpy()].tolist()[:5]
+        raise ValueError(
+            f"{what}: {int(missing.sum())} comments have no annotation in {a_src.name} "
+            f"(rev_id {ids}); pass the matching toxicity_annotations.tsv"
+        )
+    n_extra = int((~by_rev.index.isin(c_ids)).sum())
+    if n_extra:
+        logger.info("%s: ignored annotations of %d comments not in %s", what, n_extra, c_src.name)
+    text = comments["comment"].str.replace("NEWLINE_TOKEN", " ", regex=False)
+    text = text.str.replace("TAB_TOKEN", " ", regex=False)
+    year = pd.to_numeric(comments["year"], errors="coerce")
+    if year.isna().any() or (year % 1 != 0).any():
+        vals = comments.loc[year.isna() | (year % 1 != 0), "year"].unique()[:5].tolist()
+        raise ValueError(f"{what}: {c_src.name} has non-integer year values {vals}")
+    out = pd.DataFrame(
+        {
+            "text": text,
+            "toxic": (stats["mean"] > thr).to_numpy(dtype=bool),
+            "rev_id": c_ids.to_numpy(),
+            "split": comments["split"],
+            "year": year.to_numpy(dtype="int64"),
+            "n_annotators": stats["size"].to_numpy(dtype=int),
+            "toxicity_mean": stats["mean"].to_numpy(dtype=float),
+        }
+    )
+    logger.info("%s: %d comments, %d annotations from %s", what, len(out), len(ann), c_src)
     return out
