@@ -13,6 +13,7 @@ from typing import Any
 import pandas as pd
 
 __all__ = [
+    "CNNTextClassifier",
     "MINILM_NAME",
     "available_models",
     "describe_embeddings",
@@ -22,7 +23,9 @@ __all__ = [
     "load_glove_50d",
     "load_keyed_vectors",
     "load_mlm",
+    "linear_baseline",
     "load_wefe_word2vec",
+    "make_classifier",
     "mean_pool",
     "minilm_path",
     "resolve_device",
@@ -47,6 +50,9 @@ _LAZY = {
     "describe_embeddings": "embeddings",
     "train_fasttext": "training",
     "train_word2vec": "training",
+    "CNNTextClassifier": "classifiers",
+    "linear_baseline": "classifiers",
+    "make_classifier": "classifiers",
 }
 
 # Catalogue facts about each offline model (from the packages' metadata and model cards).
