@@ -25,13 +25,14 @@ __all__ = ["DIXON_FIGURE2_SHIFTS", "make_shifted_groups"]
 
 #: Groups and shifts of the thought experiment: "short" comments are scored higher.
 DIXON_FIGURE2_SHIFTS: dict[str, float] = {"tall": 0.0, "average": 0.0, "short": 1.5}
+# separation 1.05 gives per-group AUCs of about 0.93, as in the paper's Table 3 (AUC = Φ(√2·separation))
 
 
 def make_shifted_groups(
     n_per_group: int = 2000,
     *,
     shifts: Mapping[str, float] = DIXON_FIGURE2_SHIFTS,
-    separation: float = 1.5,
+    separation: float = 1.05,
     noise: float = 1.0,
     positive_rate: float = 0.5,
     random_state: None | int | np.random.Generator = None,

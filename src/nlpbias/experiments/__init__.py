@@ -1,0 +1,1 @@
+"""Experiments of the book: each module runs one study from data to tables; notebooks call it."""
