@@ -25,7 +25,7 @@ __all__ = ["DIXON_FIGURE2_SHIFTS", "make_shifted_groups"]
 
 #: Groups and shifts of the thought experiment: "short" comments are scored higher.
 DIXON_FIGURE2_SHIFTS: dict[str, float] = {"tall": 0.0, "average": 0.0, "short": 1.5}
-# separation 1.05 gives per-group AUCs of about 0.93, as in the paper's Table 3 (AUC = Φ(√2·separation))
+# separation 1.05 gives per-group AUCs of about 0.93 as in the paper's Table 3: AUC = Φ(√2·sep)
 
 
 def make_shifted_groups(
