@@ -365,7 +365,9 @@ def _merge(
     k = len(centers)
     labels, centers = labels.copy(), centers.astype(np.float64, copy=True)
     sizes = np.bincount(2 * labels + gcode, minlength=2 * k).reshape(k, 2)
-    active = list(range(k))
+    # a cluster left empty by the assignment (possible when lam dwarfs the distances) is dropped:
+    # it has no mean to merge, and merging two empty clusters would average no rows (NaN)
+    active = [c for c in range(k) if sizes[c].sum() > 0]
     rows = []
     while len(active) > min_clusters:
         small = [c for c in active if sizes[c].min() < min_group_size]
