@@ -74,3 +74,13 @@ def test_heatmap_figure_annotates_cells_and_outlines_those_under_the_threshold()
     outlined = sorted((round(p.get_x()), round(p.get_y())) for p in ax.patches)
     assert outlined == [(1, 0), (1, 1)]  # column h, rows w1 and w2
     assert [t.get_text() for t in ax.get_yticklabels()] == ["w1", "w2"]
+
+
+def test_null_figure_one_histogram_per_null_with_the_observed_line() -> None:
+    fig = plotting.null_figure({"race": [1.0, 2.0, 2.5], "gender": [0.5, 1.5]},
+                               {"race": 4.0, "gender": 1.0})  # fmt: skip
+    assert [ax.get_title() for ax in fig.axes] == ["race", "gender"]
+    assert fig.axes[1].lines[0].get_xdata()[0] == 1.0
+    assert sum(p.get_height() for p in fig.axes[0].patches) == 3
+    with pytest.raises(KeyError, match="no observed value"):
+        plotting.null_figure({"race": [1.0]}, {})

@@ -43,6 +43,7 @@ __all__ = [
     "family_summary",
     "load_study_data",
     "reported",
+    "stratified_split",
     "train_and_score",
 ]
 
@@ -78,8 +79,8 @@ class StudyData:
         )
 
 
-def _split(df: pd.DataFrame, test_fraction: float, gen: np.random.Generator):
-    """Stratified random split by the ``toxic`` label."""
+def stratified_split(df: pd.DataFrame, test_fraction: float, gen: np.random.Generator):
+    """Split ``df`` at random into (train, test), stratified by the ``toxic`` label."""
     test_idx = []
     for _, group in df.groupby("toxic"):
         k = int(round(len(group) * test_fraction))
@@ -129,7 +130,7 @@ def load_study_data(
     from nlpbias.data.identity import load_identity_terms
 
     davidson = toxicity.load_davidson()[["text", "toxic"]].reset_index(drop=True)
-    train, general = _split(davidson, test_fraction, gen)
+    train, general = stratified_split(davidson, test_fraction, gen)
     if max_train is not None and len(train) > max_train:
         train = train.sample(n=max_train, random_state=gen)
     pools = {k: toxicity.load_dixon_pool(k) for k in ("debias", "random")}
@@ -356,16 +357,9 @@ def reported(name: str = "dixon2018") -> dict[str, pd.DataFrame]:
         ``table4`` (eval_set, family, reported_auc), ``table5`` (metric, family, reported_sum),
         ``n_models`` (the number of models per family the sums run over) and ``table3``.
     """
-    import yaml
+    from nlpbias.experiments import load_reported
 
-    from nlpbias.data.identity import data_dir
-
-    path = data_dir() / "reported" / f"{name}.yaml"
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"no reported numbers at {path}; expected data/reported/{name}.yaml"
-        )
-    spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+    spec = load_reported(name)
     t4 = [
         {"eval_set": s, "family": f, "reported_auc": v}
         for s, fam in spec["table4_auc"].items()

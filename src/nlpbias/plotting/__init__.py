@@ -27,6 +27,7 @@ __all__ = [
     "barh",
     "effect_size_figure",
     "heatmap_figure",
+    "null_figure",
     "label_balance_figure",
     "length_figure",
     "new_figure",
@@ -514,5 +515,6 @@ from nlpbias.plotting.effects import (  # noqa: E402
     association_figure,
     effect_size_figure,
     heatmap_figure,
+    null_figure,
     scatter_figure,
 )

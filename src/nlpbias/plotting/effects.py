@@ -237,3 +237,32 @@ def heatmap_figure(
     ax.set(xlabel="", ylabel="", title=title or "")
     ax.tick_params(axis="x", rotation=0)
     return fig
+
+
+def null_figure(
+    nulls: dict[str, Sequence[float]],
+    observed: dict[str, float],
+    *,
+    xlabel: str = "statistic under the null",
+    bins: int = 20,
+) -> Figure:
+    """One histogram per named null distribution, with the observed value as a vertical line.
+
+    Examples
+    --------
+    >>> fig = null_figure({"race": [1.0, 2.0, 2.5]}, {"race": 4.0})
+    >>> [round(ln.get_xdata()[0], 1) for ln in fig.axes[0].lines]
+    [4.0]
+    """
+    if not nulls:
+        raise ValueError("nulls is empty; pass at least one named null distribution")
+    missing = sorted(set(nulls) - set(observed))
+    if missing:
+        raise KeyError(f"no observed value for {missing}; pass observed={{name: value}}")
+    fig, axes = new_figure(len(nulls), ncols=min(len(nulls), 3), width=4.5, height=3.2)
+    for ax, (name, values) in zip(axes, nulls.items(), strict=True):
+        ax.hist(np.asarray(values, dtype=float), bins=bins, color="#999999")
+        ax.axvline(observed[name], color=PALETTE[5 % len(PALETTE)], linewidth=2, label="observed")
+        ax.set(title=str(name), xlabel=xlabel, ylabel="count")
+        ax.legend(fontsize="small")
+    return fig
