@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from nlpbias.experiments import logan as ex
@@ -42,3 +43,25 @@ def test_bad_requests(run: dict) -> None:
         run["data"].subset("race")
     with pytest.raises(ValueError, match="classifier must be"):
         ex.load_logan_data(use_data_home=False, classifier="bert")
+
+
+def test_topic_word_table_needs_texts_and_reads_clusters() -> None:
+    rng = np.random.default_rng(0)
+    texts = ["apple banana fruit"] * 60 + ["engine wheel car"] * 60
+    X = np.vstack([rng.normal(0, 0.1, (60, 2)), rng.normal(5, 0.1, (60, 2))])
+    group = np.tile(["A", "B"], 60)
+    y = np.ones(120, int)
+    pred = y.copy()
+    pred[60:][group[60:] == "B"] = 0  # the second region is biased against B
+    data = ex.LoganData(X=X, y_true=y, y_pred=pred, y_score=pred.astype(float),
+                        groups={"g": pd.Series(group)}, pairs={"g": ("A", "B")},
+                        source="test", texts=texts)  # fmt: skip
+    r = ex.run_attribute(data, "g", n_clusters=2, lam_grid=(1,), min_group_size=5,
+                         min_clusters=1, n_permutations=5, show_progress=False)  # fmt: skip
+    table = ex.topic_word_table({"g": r}, exclude=["car"])
+    most = table.set_index("which").loc["most biased"]
+    assert most["gap_pts"] == pytest.approx(100.0) and "engine" in most["words"]
+    assert "car" not in most["words"]
+    r["subset"]["texts"] = None
+    with pytest.raises(ValueError, match="no texts"):
+        ex.topic_word_table({"g": r})

@@ -77,3 +77,20 @@ def test_bad_requests(run: dict, tmp_path: Path) -> None:
         pa.evaluate(run["scores"], run["data"].eval_sets, terms=["gay"], threshold_on="nope")
     with pytest.raises(ValueError, match="at least one family"):
         pa.train_and_score({}, run["data"].eval_sets, seeds=[0])
+
+
+def test_verdicts_say_lower_and_whether_seeds_separate_the_families() -> None:
+    def table(mit_low: float, mit_high: float, n: int = 3) -> pd.DataFrame:
+        return pd.DataFrame({"family": ["baseline", "bias mitigated", "random control"],
+                             "metric": "FPED", "n_models": n, "mean": [6.0, 2.0, 5.0],
+                             "ci_low": [5.0, mit_low, 4.0],
+                             "ci_high": [7.0, mit_high, 6.0]})  # fmt: skip
+
+    apart = pa.verdicts(table(1.0, 3.0), metrics=["FPED"])[0]
+    assert "lower" in apart and "do not overlap" in apart
+    overlap = pa.verdicts(table(1.0, 5.5), metrics=["FPED"])[0]
+    assert "overlap, so this run cannot tell them apart" in overlap
+    single = pa.verdicts(table(2.0, 2.0, n=1), metrics=["FPED"])[0]
+    assert "one model per family" in single
+    with pytest.raises(ValueError, match="lacks one of"):
+        pa.verdicts(table(1.0, 3.0).iloc[:2], metrics=["FPED"])

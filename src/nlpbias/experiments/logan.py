@@ -20,7 +20,7 @@ from nlpbias import logan as lg
 from nlpbias.cache import cached
 from nlpbias.repro import rng as _rng
 
-__all__ = ["LoganData", "load_logan_data", "run_attribute", "table1"]
+__all__ = ["LoganData", "load_logan_data", "run_attribute", "table1", "topic_word_table"]
 
 #: The two groups compared for each attribute on real data (first = A1 in the gap A1 − A2).
 ATTRIBUTES = {
@@ -236,3 +236,47 @@ def run_attribute(
         "split_gaps": splits,
         "subset": sub,
     }
+
+
+def topic_word_table(
+    runs: dict[str, dict[str, Any]],
+    *,
+    exclude: list[str] | tuple[str, ...] = (),
+    n_words: int = 10,
+    random_state: int | None = 0,
+) -> pd.DataFrame:
+    """Topic words of the most and the least biased eligible LOGAN cluster of each attribute.
+
+    ``runs`` maps an attribute to the output of :func:`run_attribute` (its subset must have
+    texts). Returns ``attribute, cluster, which ('most biased'/'least biased'), gap_pts, words``.
+    """
+    rows = []
+    for attr, r in runs.items():
+        texts = r["subset"]["texts"]
+        if texts is None:
+            raise ValueError(f"{attr}: these rows have no texts (synthetic data); nothing to read")
+        rep = r["logan"].cluster_report_.query("eligible")
+        picks = {
+            "most biased": rep.loc[rep["abs_gap"].idxmax()],
+            "least biased": rep.loc[rep["abs_gap"].idxmin()],
+        }
+        words = lg.topic_words(
+            texts,
+            r["logan"].labels_,
+            clusters=[int(p["cluster"]) for p in picks.values()],
+            n_words=n_words,
+            exclude=list(exclude),
+            random_state=random_state,
+        )
+        for which, p in picks.items():
+            w = words[words["cluster"] == p["cluster"]].sort_values("rank")["word"]
+            rows.append(
+                {
+                    "attribute": attr,
+                    "cluster": int(p["cluster"]),
+                    "which": which,
+                    "gap_pts": 100 * float(p["gap"]),
+                    "words": ", ".join(w),
+                }
+            )
+    return pd.DataFrame(rows)
