@@ -116,3 +116,17 @@ def test_sentences_bad_input(kwargs, exc, fragment, one_line):
     with pytest.raises(exc) as err:
         sentences(texts, **kwargs)
     assert fragment in one_line(err)
+
+
+def test_as_text_series_keeps_a_series_index_and_rejects_non_strings() -> None:
+    import pandas as pd
+
+    from nlpbias.text import as_text_series
+
+    s = pd.Series(["a", "b"], index=[5, 9])
+    assert as_text_series(s).index.tolist() == [5, 9]
+    assert as_text_series(("x", "y")).tolist() == ["x", "y"]
+    with pytest.raises(TypeError, match="not one string"):
+        as_text_series("abc")
+    with pytest.raises(TypeError, match="1 are not"):
+        as_text_series(["a", None])

@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any
+
+import pandas as pd
 
 __all__ = ["TOKEN_PATTERN", "sentences", "split_sentences", "tokenize"]
 
@@ -183,3 +186,23 @@ def sentences(
             if len(tokens) >= min_tokens:
                 out.append([shared.setdefault(tok, tok) for tok in tokens])
     return out
+
+
+def as_text_series(texts: Any) -> pd.Series:
+    """``texts`` as a pandas Series of str (a Series keeps its index); one-line errors otherwise.
+
+    Examples
+    --------
+    >>> as_text_series(["a", "b"]).tolist()
+    ['a', 'b']
+    """
+    if isinstance(texts, str | bytes):
+        raise TypeError("texts must be an iterable of strings, not one string; wrap it in a list")
+    s = texts if isinstance(texts, pd.Series) else pd.Series(list(texts), dtype=object)
+    bad = s.map(lambda x: not isinstance(x, str)).to_numpy(dtype=bool)
+    if bad.any():
+        raise TypeError(
+            f"texts must all be strings; {int(bad.sum())} are not (first: {s[bad].iloc[0]!r}); "
+            "drop or fill them first"
+        )
+    return s

@@ -18,6 +18,7 @@ import pandas as pd
 import yaml
 
 from nlpbias.data.identity import data_dir
+from nlpbias.text import as_text_series
 
 __all__ = ["gender_groups", "gender_words", "jigsaw_groups"]
 
@@ -110,15 +111,7 @@ def gender_groups(
     shared = sorted({w.lower() for w in male} & {w.lower() for w in female})
     if shared:
         raise ValueError(f"male_words and female_words share {shared}; a word must be in one")
-    if isinstance(texts, str | bytes):
-        raise TypeError("texts must be an iterable of strings, not one string; wrap it in a list")
-    s = texts if isinstance(texts, pd.Series) else pd.Series(list(texts), dtype=object)
-    bad = s.map(lambda x: not isinstance(x, str)).to_numpy(dtype=bool)
-    if bad.any():
-        raise TypeError(
-            f"texts must all be strings; {int(bad.sum())} are not (first: {s[bad].iloc[0]!r}); "
-            "drop or fill them first"
-        )
+    s = as_text_series(texts)
     s = s.astype(object)
     has_m = s.str.contains(_pattern(male), regex=True).to_numpy(dtype=bool)
     has_f = s.str.contains(_pattern(female), regex=True).to_numpy(dtype=bool)

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from nlpbias.data.store import resolve as _resolve
+from nlpbias.text import as_text_series
 
 __all__ = [
     "DIALECTS",
@@ -240,7 +241,7 @@ class DialectModel:
         if isinstance(n_iter, bool) or not isinstance(n_iter, int | np.integer) or n_iter < 0:
             raise ValueError(f"n_iter must be a non-negative int, got {n_iter!r}")
         cov_min = _unit_float("min_coverage", min_coverage)
-        s = _as_text_series(texts)
+        s = as_text_series(texts)
         n = len(s)
         ids: list[np.ndarray] = []
         n_tokens = np.zeros(n, dtype=int)
@@ -324,19 +325,6 @@ def _unit_float(name: str, value: object) -> float:
     if isinstance(value, bool) or not 0.0 <= x <= 1.0:
         raise ValueError(f"{name} must be in [0, 1], got {value!r}")
     return x
-
-
-def _as_text_series(texts: Iterable[str] | pd.Series) -> pd.Series:
-    if isinstance(texts, str | bytes):
-        raise TypeError("texts must be an iterable of strings, not one string; wrap it in a list")
-    s = texts if isinstance(texts, pd.Series) else pd.Series(list(texts), dtype=object)
-    bad = s.map(lambda x: not isinstance(x, str)).to_numpy(dtype=bool)
-    if bad.any():
-        raise TypeError(
-            f"texts must all be strings; {int(bad.sum())} are not (first: {s[bad].iloc[0]!r}); "
-            "drop or fill them first"
-        )
-    return s
 
 
 def _open_text(p: Path):
