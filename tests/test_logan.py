@@ -472,3 +472,11 @@ def test_merge_drops_empty_clusters_without_nan_or_warning():
         new_labels, new_centers, merges = L._merge(X, labels, centers, group, 20, 1)
     assert merges.empty and np.isfinite(new_centers).all()
     assert sorted(set(new_labels.tolist())) == [0, 1] and len(new_centers) == 2
+
+
+def test_topic_words_skip_numbers_such_as_html_entity_codes():
+    texts = ["love &#128514; &#128514; game 2014", "love game &#8220;win&#8221;"] * 10
+    labels = np.zeros(20, dtype=int)
+    words = L.topic_words(texts, labels, n_words=10, random_state=0)["word"].tolist()
+    assert "love" in words and "game" in words
+    assert not any(w.isdigit() for w in words)

@@ -851,6 +851,10 @@ def random_split_gap(
 
 
 # ---------------------------------------------------------------------------- topic words
+#: Tokens for topic words: two or more characters, starting with a letter.
+_WORD_PATTERN = r"(?u)\b[^\W\d_]\w+\b"
+
+
 def topic_words(
     texts: Sequence[str],
     labels: Any,
@@ -896,7 +900,7 @@ def topic_words(
             raise ValueError(f"{name} must be an int >= 1, got {v!r}")
     if isinstance(exclude, str):
         raise TypeError("exclude must be a list of words, got a str; wrap it in a list")
-    analyzer = CountVectorizer().build_analyzer()
+    analyzer = CountVectorizer(token_pattern=_WORD_PATTERN).build_analyzer()
     stops = set(ENGLISH_STOP_WORDS) if stop_words == "english" else set(stop_words or ())
     stops |= {tok for term in exclude for tok in analyzer(term)}
     clusters = np.unique(labels) if clusters is None else list(clusters)
@@ -905,7 +909,8 @@ def topic_words(
         docs = [t for t, lab in zip(texts, labels, strict=True) if lab == c]
         if not docs:
             raise ValueError(f"cluster {c!r} has no texts; pass clusters present in labels")
-        vec = CountVectorizer(stop_words=sorted(stops) or None)
+        # words start with a letter: drops numbers such as the codes of HTML entities ('&#128514;')
+        vec = CountVectorizer(stop_words=sorted(stops) or None, token_pattern=_WORD_PATTERN)
         try:
             counts = vec.fit_transform(docs)
         except ValueError:
