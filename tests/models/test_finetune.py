@@ -22,7 +22,8 @@ NICE = ["have a nice day", "thanks for the help", "lovely weather today", "great
 NAMES = ["alex", "sam", "kim", "lee", "max"]
 TEXTS = [f"{t} {n}" for n in NAMES for t in TOXIC] + [f"{t} {n}" for n in NAMES for t in NICE]
 LABELS = np.array([1] * 25 + [0] * 25)
-SMALL = {"max_length": 16, "batch_size": 8, "show_progress": False}
+# one torch thread: on a busy 2-core machine two threads oversubscribe and run 10x slower
+SMALL = {"max_length": 16, "batch_size": 8, "n_threads": 1, "show_progress": False}
 
 
 @pytest.fixture(autouse=True)
@@ -175,8 +176,8 @@ def test_features_are_the_fine_tuned_second_to_last_layer(tuned, minilm) -> None
 
 
 def test_seeded_fits_are_identical_and_seeds_matter() -> None:
-    kwargs = {"device": "cpu", "n_threads": 1, **SMALL}
-    texts, labels = TEXTS[::3], LABELS[::3]  # 17 texts: 3 steps
+    kwargs = {"device": "cpu", **SMALL}
+    texts, labels = TEXTS[::5], LABELS[::5]  # 10 texts: 2 steps
     a = ft.FineTunedEncoderClassifier(random_state=3, **kwargs).fit(texts, labels)
     b = clone(a).fit(texts, labels)
     c = ft.FineTunedEncoderClassifier(random_state=4, **kwargs).fit(texts, labels)

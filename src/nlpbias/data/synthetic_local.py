@@ -136,7 +136,7 @@ def make_local_bias_data(
     Examples
     --------
     >>> data = make_local_bias_data(2000, random_state=0)
-    >>> data["X"].shape, sorted(set(data["group"]))
+    >>> data["X"].shape, np.unique(data["group"]).tolist()
     ((2000, 16), ['A', 'B'])
     >>> t = data["truth"].set_index(["region", "group"])["accuracy"]
     >>> round(float(t[0, "A"] - t[0, "B"]), 2)
