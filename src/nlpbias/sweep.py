@@ -1,0 +1,163 @@
+"""Run one function over a list of parameter dicts: the sweeps of the studies.
+
+A sweep (embeddings × grid points × seeds) is written once, as a list of keyword-argument dicts,
+and executed by :func:`run_sweep` through an *executor*:
+
+- ``"serial"`` (the default): in this process, one task after the other;
+- ``"process"``: a local :class:`concurrent.futures.ProcessPoolExecutor` with ``n_jobs`` workers,
+  started with the ``spawn`` method (a forked child of a process whose torch or OpenMP threads
+  are running can deadlock; spawned workers import the function afresh, so it must be defined
+  at module level in an importable module);
+- any object with a ``submit(fn, **kwargs)`` method that returns futures with ``result()``: an
+  already running :class:`concurrent.futures.Executor`, or a ``dask.distributed.Client``
+  connected to a cluster (see the book's "Reproduce at scale" page).
+
+Every task carries its own seed in its parameters, so the results do not depend on the
+executor, on the number of workers, or on the order in which tasks finish; :func:`run_sweep`
+returns them in the order of the tasks.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from nlpbias.progress import progress
+
+__all__ = ["SweepError", "run_sweep"]
+
+logger = logging.getLogger(__name__)
+
+_NAMED = ("serial", "process")
+
+
+class SweepError(RuntimeError):
+    """A task of a sweep failed; the message names the task's parameters."""
+
+
+def _describe(task: Mapping[str, Any], limit: int = 200) -> str:
+    text = ", ".join(f"{k}={v!r}" for k, v in task.items())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _check_tasks(tasks: object) -> list[dict[str, Any]]:
+    if isinstance(tasks, Mapping) or not isinstance(tasks, Sequence):
+        raise TypeError(
+            "tasks must be a list of keyword-argument dicts, got "
+            f"{type(tasks).__name__}; wrap a single dict in a list"
+        )
+    out = []
+    for i, task in enumerate(tasks):
+        if not isinstance(task, Mapping):
+            raise TypeError(f"task {i} must be a dict of keyword arguments, got {task!r}")
+        out.append(dict(task))
+    return out
+
+
+def _fail(i: int, task: Mapping[str, Any], exc: BaseException) -> SweepError:
+    msg = f"task {i} ({_describe(task)}) failed: {type(exc).__name__}: {exc}"
+    return SweepError(msg.replace("\n", " "))
+
+
+def run_sweep(
+    fn: Callable[..., Any],
+    tasks: Sequence[Mapping[str, Any]],
+    *,
+    executor: str | Any = "serial",
+    n_jobs: int | None = None,
+    show_progress: bool = True,
+    desc: str | None = None,
+) -> list[Any]:
+    """Call ``fn(**task)`` for every task and return the results in task order.
+
+    Parameters
+    ----------
+    fn : callable
+        A module-level function (it is pickled by reference for process and Dask executors).
+    tasks : list of dict
+        Keyword arguments of each call. Put the seed (``random_state``) in the task.
+    executor : {"serial", "process"} or executor object, default "serial"
+        Where the calls run; see the module docstring. An object is used as it is and not
+        shut down (its owner closes it).
+    n_jobs : int, optional
+        Workers of the ``"process"`` pool; default ``os.cpu_count()``, never more than the
+        number of tasks. Ignored otherwise.
+    show_progress : bool, default True
+        A progress bar over finished tasks.
+    desc : str, optional
+        The bar's label (default: the function's name).
+
+    Returns
+    -------
+    list
+        ``[fn(**tasks[0]), fn(**tasks[1]), ...]``.
+
+    Raises
+    ------
+    SweepError
+        When a task raises; the message names the task and the original error (the first
+        failure in task order; the remaining tasks are cancelled where the executor allows).
+
+    Examples
+    --------
+    >>> run_sweep(round, [{"number": 2.71828, "ndigits": d} for d in (1, 3)], show_progress=False)
+    [2.7, 2.718]
+    """
+    if not callable(fn):
+        raise TypeError(f"fn must be callable, got {fn!r}")
+    task_list = _check_tasks(tasks)
+    label = desc or getattr(fn, "__name__", "sweep")
+    if isinstance(executor, str):
+        if executor not in _NAMED:
+            raise ValueError(
+                f"executor must be one of {list(_NAMED)} or an object with submit(), "
+                f"got {executor!r}"
+            )
+        if executor == "serial" or len(task_list) <= 1:
+            return _serial(fn, task_list, show_progress, label)
+        workers = (os.cpu_count() or 1) if n_jobs is None else n_jobs
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"n_jobs must be a positive int, got {n_jobs!r}")
+        workers = min(workers, len(task_list))
+        if workers == 1:
+            return _serial(fn, task_list, show_progress, label)
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            return _submitted(pool, fn, task_list, show_progress, label)
+    if not callable(getattr(executor, "submit", None)):
+        raise TypeError(
+            f"executor must be 'serial', 'process' or an object with submit(), got {executor!r}"
+        )
+    return _submitted(executor, fn, task_list, show_progress, label)
+
+
+def _serial(fn: Callable[..., Any], tasks: list[dict], show: bool, label: str) -> list[Any]:
+    out = []
+    for i, task in enumerate(progress(tasks, desc=label, enabled=show)):
+        try:
+            out.append(fn(**task))
+        except Exception as exc:
+            raise _fail(i, task, exc) from exc
+    return out
+
+
+def _submitted(pool: Any, fn: Callable[..., Any], tasks: list[dict], show: bool, label: str):
+    futures = [pool.submit(fn, **task) for task in tasks]
+    results: list[Any] = [None] * len(tasks)
+    bar = progress(total=len(tasks), desc=label, enabled=show)
+    try:
+        for i, fut in enumerate(futures):
+            try:
+                results[i] = fut.result()
+            except Exception as exc:
+                for other in futures[i + 1 :]:
+                    other.cancel()
+                raise _fail(i, tasks[i], exc) from exc
+            bar.update(1)
+    finally:
+        bar.close()
+    return results

@@ -1,0 +1,75 @@
+"""Tests for nlpbias.sweep: one function over many parameter dicts, any executor."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from nlpbias.sweep import SweepError, run_sweep
+
+TASKS = [{"n": n, "random_state": s} for n in (3, 5) for s in (0, 1, 2)]
+
+
+def draw(n: int, random_state: int) -> float:
+    """A seeded computation whose result depends on both parameters."""
+    return float(np.random.default_rng(random_state).normal(size=n).sum())
+
+
+def fails_on_two(x: int) -> int:
+    if x == 2:
+        raise ValueError("two is not allowed")
+    return x
+
+
+def expected() -> list[float]:
+    return [draw(**t) for t in TASKS]
+
+
+def test_serial_runs_in_task_order() -> None:
+    assert run_sweep(draw, TASKS, show_progress=False) == expected()
+
+
+def test_executor_object_gives_identical_results() -> None:
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        got = run_sweep(draw, TASKS, executor=pool, show_progress=False)
+    assert got == expected()
+
+
+def test_process_pool_gives_identical_results() -> None:
+    # spawned workers import the function by reference: numpy's is importable everywhere
+    tasks = [{"start": i, "stop": i + 3} for i in range(3)]
+    got = run_sweep(np.arange, tasks, executor="process", n_jobs=2, show_progress=False)
+    assert [g.tolist() for g in got] == [[0, 1, 2], [1, 2, 3], [2, 3, 4]]
+
+
+def test_single_task_and_empty_sweep() -> None:
+    assert run_sweep(draw, TASKS[:1], executor="process", show_progress=False) == expected()[:1]
+    assert run_sweep(draw, [], show_progress=False) == []
+
+
+@pytest.mark.parametrize("executor", ["serial", "threads"])
+def test_failure_names_the_task(executor: str) -> None:
+    tasks = [{"x": 1}, {"x": 2}, {"x": 3}]
+    if executor == "threads":
+        with ThreadPoolExecutor(max_workers=2) as pool, pytest.raises(SweepError) as err:
+            run_sweep(fails_on_two, tasks, executor=pool, show_progress=False)
+    else:
+        with pytest.raises(SweepError) as err:
+            run_sweep(fails_on_two, tasks, show_progress=False)
+    msg = str(err.value)
+    assert "task 1 (x=2)" in msg and "two is not allowed" in msg and "\n" not in msg
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(TypeError, match="list of keyword-argument dicts"):
+        run_sweep(draw, {"n": 1, "random_state": 0})
+    with pytest.raises(TypeError, match="task 0 must be a dict"):
+        run_sweep(draw, [3])
+    with pytest.raises(ValueError, match="executor must be one of"):
+        run_sweep(draw, TASKS, executor="dask")
+    with pytest.raises(TypeError, match="submit"):
+        run_sweep(draw, TASKS, executor=object())
+    with pytest.raises(ValueError, match="n_jobs"):
+        run_sweep(draw, TASKS, executor="process", n_jobs=0)
