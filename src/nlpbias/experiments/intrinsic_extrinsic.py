@@ -1,0 +1,656 @@
+"""Do intrinsic bias metrics predict extrinsic bias? (Katô & Miyao, after Goldfarb-Tarrant et al.)
+
+The study, as functions the notebook calls:
+
+1. :func:`embedding_grid` — the list of embeddings: for each corpus and algorithm the original
+   embedding, plus versions whose bias was modified with dataset balancing
+   (:func:`nlpbias.mitigation.balance_corpus`, retrained) and Attract-Repel
+   (:func:`nlpbias.attract_repel.attract_repel`, post-processed), each driven by one
+   *modification word set*: the word sets aligned with the extrinsic task ("extracted") or the
+   merged generic WEAT sets ("weat"), as in the paper's Table 2.
+2. :func:`evaluate_embedding` — one sweep task: build (or load from the cache) one embedding, then
+   measure its intrinsic bias (WEAT effect size and signed RNSB, for every evaluation word set of
+   its families) and its extrinsic bias (the downstream task trained on it with several seeds).
+   :func:`run_study` runs all tasks through :func:`nlpbias.sweep.run_sweep`.
+3. :func:`correlations` — Spearman ρ between each intrinsic and each extrinsic metric over the
+   embeddings of one (family, algorithm, modification set), with a two-sided permutation p-value;
+   :func:`paper_table` lays it out as the paper's Tables 3-10 with the paper's value beside ours.
+
+Families (the paper's three kinds of bias measurement):
+
+========== ============== ====== ====== ============================= =====================
+family     corpus         task   bias   extracted (aligned) word set  generic WEAT sets
+========== ============== ====== ====== ============================= =====================
+coref      Gutenberg      coref  gender ``winobias_occupations``      WEAT 6, 7, 8
+hsd_gender tweets         hsd    gender ``davidson_gender``           WEAT 6, 7, 8
+hsd_race   tweets         hsd    race   ``davidson_race``             WEAT 3, 4, 5
+========== ============== ====== ====== ============================= =====================
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from nlpbias.cache import cached
+
+__all__ = [
+    "FAMILIES",
+    "Family",
+    "build_embedding",
+    "correlations",
+    "corpus_for",
+    "embedding_grid",
+    "evaluate_embedding",
+    "merged_wordset",
+    "paper_table",
+    "reported_table",
+    "run_study",
+    "scores_frame",
+]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Family:
+    """One kind of bias measurement: a corpus, a downstream task, and its word sets."""
+
+    name: str
+    corpus: str
+    task: str
+    bias: str
+    extracted: str
+    weat: tuple[str, ...]
+    #: Extrinsic metric rows of the paper's tables (task views): e.g. WinoBias type 1 and 2.
+    views: tuple[str, ...]
+
+
+FAMILIES: dict[str, Family] = {
+    "coref": Family(
+        "coref",
+        "gutenberg",
+        "coref",
+        "gender",
+        "winobias_occupations",
+        ("kato_weat6", "kato_weat7", "kato_weat8"),
+        ("winobias_type1", "winobias_type2"),
+    ),
+    "hsd_gender": Family(
+        "hsd_gender",
+        "tweets",
+        "hsd",
+        "gender",
+        "davidson_gender",
+        ("kato_weat6", "kato_weat7", "kato_weat8"),
+        ("hsd",),
+    ),
+    "hsd_race": Family(
+        "hsd_race",
+        "tweets",
+        "hsd",
+        "race",
+        "davidson_race",
+        ("kato_weat3", "kato_weat4", "kato_weat5"),
+        ("hsd",),
+    ),
+}
+
+_ALGORITHMS = ("word2vec", "fasttext")
+_MODSETS = ("extracted", "weat")
+_METRICS = ("precision", "recall", "f1")
+
+
+def _families(names: Iterable[str]) -> list[Family]:
+    names = list(names)
+    unknown = [n for n in names if n not in FAMILIES]
+    if unknown or not names:
+        raise ValueError(f"unknown or no families {unknown or names}; use some of {list(FAMILIES)}")
+    return [FAMILIES[n] for n in names]
+
+
+# --------------------------------------------------------------------------- word sets
+
+
+def merged_wordset(names: Sequence[str]) -> Any:
+    """Merge word sets role by role (T1 ∪ T1', …), as the paper merges WEAT 6, 7 and 8.
+
+    Parameters
+    ----------
+    names : list of str
+        Word-set names in ``data/wordsets``.
+
+    Returns
+    -------
+    nlpbias.metrics.query.Query
+        Named ``"+".join(names)``; duplicate words appear once.
+
+    Examples
+    --------
+    >>> q = merged_wordset(["kato_weat7", "kato_weat8"])
+    >>> "science" in q.targets[0] and "math" in q.targets[0]
+    True
+    """
+    from nlpbias.data.wordsets import load_wordset
+    from nlpbias.metrics.query import Query, as_query
+
+    queries = [as_query(load_wordset(n)) for n in names]
+    if len(queries) == 1:
+        return queries[0]
+
+    def union(sets: Iterable[Sequence[str]]) -> list[str]:
+        return list(dict.fromkeys(w for s in sets for w in s))
+
+    first = queries[0]
+    return Query(
+        targets=[union(q.targets[i] for q in queries) for i in range(2)],
+        attributes=[union(q.attributes[i] for q in queries) for i in range(2)],
+        target_names=first.target_names,
+        attribute_names=first.attribute_names,
+        name="+".join(names),
+    )
+
+
+def _modification_query(family: Family, modset: str) -> Any:
+    if modset == "extracted":
+        return merged_wordset([family.extracted])
+    return merged_wordset(list(family.weat))
+
+
+def _evaluation_sets(family: Family, modset: str | None) -> dict[str, str]:
+    """Column name -> word-set name; the original embedding is evaluated on every set."""
+    out = {}
+    if modset in (None, "extracted"):
+        out["extracted"] = family.extracted
+    if modset in (None, "weat"):
+        out.update({n.removeprefix("kato_"): n for n in family.weat})
+    return out
+
+
+# --------------------------------------------------------------------------- corpora
+
+
+@cached
+def _corpus_sentences(corpus: str, max_docs: int | None, split: bool) -> list[list[str]]:
+    from nlpbias import text
+    from nlpbias.models.training import iter_corpus
+
+    name = "gutenberg:1" if corpus == "gutenberg" else corpus
+    return text.sentences(iter_corpus(name, max_docs=max_docs), lowercase=True, split=split)
+
+
+def corpus_for(corpus: str, *, max_docs: int | None = None) -> list[list[str]]:
+    """Token lists of a family corpus, lower-cased (cached).
+
+    ``"gutenberg"``: part 1 of the Gutenberg subset, one token list per **sentence** (the paper
+    splits Wikipedia into sentences so that balancing can drop single sentences);
+    ``"tweets"``: one token list per tweet (the paper: "we regard a tweet as a sentence").
+    ``max_docs`` limits the number of paragraphs or tweets read.
+
+    Examples
+    --------
+    >>> sents = corpus_for("gutenberg", max_docs=10)  # doctest: +SKIP
+    """
+    if corpus not in ("gutenberg", "tweets"):
+        raise ValueError(f"corpus must be 'gutenberg' or 'tweets', got {corpus!r}")
+    return _corpus_sentences(corpus, max_docs, corpus == "gutenberg")
+
+
+# --------------------------------------------------------------------------- the grid
+
+
+def _spec_id(spec: Mapping[str, Any]) -> str:
+    base = f"{spec['corpus']}/{spec['algorithm']}"
+    if spec["method"] == "original":
+        return f"{base}/original"
+    if spec["method"] == "balance":
+        return f"{base}/{spec['family']}:{spec['modset']}/balance-{spec['mode']}-p{spec['p']}"
+    return (
+        f"{base}/{spec['family']}:{spec['modset']}/ar-{spec['mode']}"
+        f"-s{spec['delta_sim']}-a{spec['delta_ant']}-l{spec['reg']}"
+    )
+
+
+def embedding_grid(
+    *,
+    families: Sequence[str] = ("coref", "hsd_gender", "hsd_race"),
+    algorithms: Sequence[str] = _ALGORITHMS,
+    modsets: Sequence[str] = _MODSETS,
+    balance_p: Sequence[float] = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
+    attract_repel: Mapping[str, Sequence[float]] | None = None,
+    modes: Sequence[str] = ("debias", "overbias"),
+) -> list[dict[str, Any]]:
+    """The embeddings of the study, as a list of specification dicts.
+
+    One original embedding per (corpus, algorithm), then for each family, algorithm and
+    modification set: dataset balancing at every ``p`` and mode, and Attract-Repel at every point
+    of the ``attract_repel`` grid (keys ``delta_sim``, ``delta_ant``, ``reg``; the paper's
+    Appendix O: {0, 1} × {0, 1} × {0.1, 0.05, 0.01}) and mode. The paper's full grid gives
+    1 + 20 + 24 = 45 embeddings per (family, algorithm, modification set).
+
+    Returns
+    -------
+    list of dict
+        Keys ``id``, ``corpus``, ``algorithm``, ``method`` ('original', 'balance',
+        'attract_repel'), and for modified embeddings ``family``, ``modset``, ``mode`` and the
+        method's parameters.
+
+    Examples
+    --------
+    >>> grid = embedding_grid(families=["coref"], algorithms=["word2vec"], modsets=["extracted"],
+    ...                       balance_p=[0.0], attract_repel={"delta_sim": [1], "delta_ant": [0],
+    ...                       "reg": [0.05]})
+    >>> [g["id"] for g in grid][:2]
+    ['gutenberg/word2vec/original', 'gutenberg/word2vec/coref:extracted/balance-debias-p0.0']
+    >>> len(grid)
+    5
+    """
+    fams = _families(families)
+    bad = [a for a in algorithms if a not in _ALGORITHMS] + [
+        m for m in modsets if m not in _MODSETS
+    ]
+    bad += [m for m in modes if m not in ("debias", "overbias")]
+    if bad:
+        raise ValueError(
+            f"unknown grid values {bad}; algorithms {_ALGORITHMS}, modsets {_MODSETS}, "
+            "modes ('debias', 'overbias')"
+        )
+    for p in balance_p:
+        if not 0.0 <= float(p) <= 1.0:
+            raise ValueError(f"balance_p values must lie in [0, 1], got {p!r}")
+    ar = dict(attract_repel or {"delta_sim": [0, 1], "delta_ant": [0, 1], "reg": [0.1, 0.05, 0.01]})
+    if set(ar) != {"delta_sim", "delta_ant", "reg"}:
+        raise ValueError(
+            f"attract_repel must have the keys delta_sim, delta_ant, reg; got {sorted(ar)}"
+        )
+    specs: list[dict[str, Any]] = []
+    for corpus in dict.fromkeys(f.corpus for f in fams):
+        for alg in algorithms:
+            specs.append({"corpus": corpus, "algorithm": alg, "method": "original"})
+    for fam, alg, modset in itertools.product(fams, algorithms, modsets):
+        common = {"corpus": fam.corpus, "algorithm": alg, "family": fam.name, "modset": modset}
+        for mode, p in itertools.product(modes, balance_p):
+            specs.append({**common, "method": "balance", "mode": mode, "p": float(p)})
+        for mode, s, a, r in itertools.product(modes, ar["delta_sim"], ar["delta_ant"], ar["reg"]):
+            specs.append(
+                {
+                    **common,
+                    "method": "attract_repel",
+                    "mode": mode,
+                    "delta_sim": float(s),
+                    "delta_ant": float(a),
+                    "reg": float(r),
+                }
+            )
+    for spec in specs:
+        spec["id"] = _spec_id(spec)
+    return [{"id": s.pop("id"), **s} for s in specs]
+
+
+# --------------------------------------------------------------------------- one embedding
+
+
+def build_embedding(spec: Mapping[str, Any], *, corpus_options: Mapping[str, Any]) -> Any:
+    """Train (or load from the cache) the embedding a spec describes.
+
+    ``corpus_options`` holds ``max_docs`` (per corpus: ``{"gutenberg": 20000, "tweets": None}``)
+    and the training parameters (``vector_size``, ``window``, ``min_count``, ``epochs``,
+    ``random_state``), shared by every embedding of the study so that only the modification
+    differs. Balancing retrains on the balanced corpus; Attract-Repel post-processes the
+    original embedding of the same corpus and algorithm.
+    """
+    from nlpbias.models.training import train_embedding
+
+    opts = dict(corpus_options)
+    max_docs = opts.pop("max_docs", {}).get(spec["corpus"])
+    sentences = corpus_for(spec["corpus"], max_docs=max_docs)
+    if spec["method"] == "balance":
+        from nlpbias.mitigation import balance_corpus
+
+        query = _modification_query(FAMILIES[spec["family"]], spec["modset"])
+        balanced = balance_corpus(
+            sentences,
+            query,
+            p=spec["p"],
+            mode=spec["mode"],
+            random_state=opts.get("random_state", 0),
+        )
+        sentences = balanced.sentences
+    kv = train_embedding(
+        sentences, algorithm=spec["algorithm"], show_progress=False, workers=1, **opts
+    )
+    if spec["method"] == "attract_repel":
+        from nlpbias.attract_repel import attract_repel
+
+        query = _modification_query(FAMILIES[spec["family"]], spec["modset"])
+        kv = attract_repel(
+            kv,
+            query,
+            mode=spec["mode"],
+            delta_sim=spec["delta_sim"],
+            delta_ant=spec["delta_ant"],
+            reg=spec["reg"],
+            random_state=opts.get("random_state", 0),
+            show_progress=False,
+        )
+    return kv
+
+
+def _intrinsic(kv: Any, wordset: str, *, ddof: int, rnsb_runs: int, max_missing: float) -> dict:
+    from nlpbias.data.wordsets import load_wordset
+    from nlpbias.metrics.intrinsic import weat_effect_size
+    from nlpbias.metrics.query import as_query
+    from nlpbias.metrics.rnsb import rnsb_signed
+
+    vec = as_query(load_wordset(wordset)).vectors(
+        kv, oov="drop", max_missing=max_missing, lowercase=True, random_state=0
+    )
+    weat = weat_effect_size(vec.T1, vec.T2, vec.A1, vec.A2, ddof=ddof)
+    rnsb = rnsb_signed(vec.T1, vec.T2, vec.A1, vec.A2, n_runs=rnsb_runs, random_state=0)
+    return {"weat": float(weat), "rnsb": float(rnsb.score)}
+
+
+def _extrinsic(task: str, kv: Any, seed: int, params: Mapping[str, Any]) -> dict[str, float]:
+    """Flat dict of the task's group differences for one trained model."""
+    if task == "coref":
+        from nlpbias.tasks.coref import evaluate_coref
+
+        out = evaluate_coref(kv, random_state=seed, **params)
+    else:
+        from nlpbias.tasks.hsd import evaluate_hsd
+
+        out = evaluate_hsd(kv, random_state=seed, **params)
+    gaps = out["gaps"]
+    return {str(k): float(v) for k, v in gaps.items()}
+
+
+def evaluate_embedding(
+    spec: Mapping[str, Any],
+    *,
+    corpus_options: Mapping[str, Any],
+    seeds: Sequence[int],
+    task_options: Mapping[str, Mapping[str, Any]] | None = None,
+    families: Sequence[str] = tuple(FAMILIES),
+    ddof: int = 0,
+    rnsb_runs: int = 10,
+    max_missing: float = 0.5,
+) -> dict[str, Any]:
+    """One sweep task: build an embedding, then measure its intrinsic and extrinsic bias.
+
+    Parameters
+    ----------
+    spec : dict
+        One entry of :func:`embedding_grid`.
+    corpus_options : dict
+        See :func:`build_embedding`.
+    seeds : list of int
+        Seeds of the downstream models trained on this embedding (the paper: 10 for the
+        original embedding, one for the others).
+    task_options : dict, optional
+        Keyword arguments per task (``{"coref": {...}, "hsd": {...}}``).
+    families : list of str
+        The families of the study; the original embedding of a corpus is scored for each of
+        its families.
+    ddof : int, default 0
+        WEAT's standard-deviation convention (0: Katô & Miyao / WEFE).
+    rnsb_runs : int, default 10
+        Logistic regressions averaged by the signed RNSB (the paper: 10).
+    max_missing : float, default 0.5
+        Largest share of a word set that may be missing from the vocabulary.
+
+    Returns
+    -------
+    dict
+        ``spec`` (the spec), ``intrinsic`` (list of records: family, wordset, metric, value),
+        ``extrinsic`` (list of records: seed, metric name, value), ``vocab_size`` and
+        ``seconds``.
+    """
+    start = time.perf_counter()
+    kv = build_embedding(spec, corpus_options=corpus_options)
+    built = time.perf_counter() - start
+    if spec["method"] == "original":
+        fams = [f for f in _families(families) if f.corpus == spec["corpus"]]
+    else:
+        fams = [FAMILIES[spec["family"]]]
+    intrinsic = []
+    for fam in fams:
+        modset = None if spec["method"] == "original" else spec["modset"]
+        for column, wordset in _evaluation_sets(fam, modset).items():
+            vals = _intrinsic(kv, wordset, ddof=ddof, rnsb_runs=rnsb_runs, max_missing=max_missing)
+            for metric, value in vals.items():
+                intrinsic.append(
+                    {"family": fam.name, "wordset": column, "metric": metric, "value": value}
+                )
+    task = fams[0].task
+    params = dict((task_options or {}).get(task, {}))
+    extrinsic = []
+    for seed in seeds:
+        for name, value in _extrinsic(task, kv, int(seed), params).items():
+            extrinsic.append({"seed": int(seed), "metric": name, "value": value})
+    return {
+        "spec": dict(spec),
+        "intrinsic": intrinsic,
+        "extrinsic": extrinsic,
+        "vocab_size": len(kv.key_to_index),
+        "build_seconds": built,
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def run_study(
+    grid: Sequence[Mapping[str, Any]],
+    *,
+    corpus_options: Mapping[str, Any],
+    seeds_original: Sequence[int] = (0, 1, 2, 3, 4),
+    seeds_modified: Sequence[int] = (0,),
+    task_options: Mapping[str, Mapping[str, Any]] | None = None,
+    executor: str | Any = "serial",
+    n_jobs: int | None = None,
+    show_progress: bool = True,
+    **kwargs: Any,
+) -> list[dict[str, Any]]:
+    """Evaluate every embedding of ``grid`` through :func:`nlpbias.sweep.run_sweep`.
+
+    Original embeddings are built first (Attract-Repel and the balancing baselines reuse them
+    from the cache), then the modified ones. ``kwargs`` go to :func:`evaluate_embedding`.
+    """
+    from nlpbias.sweep import run_sweep
+
+    families = sorted({s["family"] for s in grid if "family" in s}) or list(FAMILIES)
+    common = {
+        "corpus_options": dict(corpus_options),
+        "task_options": {k: dict(v) for k, v in (task_options or {}).items()},
+        "families": families,
+        **kwargs,
+    }
+    originals = [s for s in grid if s["method"] == "original"]
+    modified = [s for s in grid if s["method"] != "original"]
+    tasks = [{"spec": s, "seeds": list(seeds_original), **common} for s in originals]
+    out = run_sweep(
+        evaluate_embedding,
+        tasks,
+        executor=executor,
+        n_jobs=n_jobs,
+        show_progress=show_progress,
+        desc="original embeddings",
+    )
+    tasks = [{"spec": s, "seeds": list(seeds_modified), **common} for s in modified]
+    out += run_sweep(
+        evaluate_embedding,
+        tasks,
+        executor=executor,
+        n_jobs=n_jobs,
+        show_progress=show_progress,
+        desc="modified embeddings",
+    )
+    return out
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def scores_frame(results: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """One row per (embedding, family) with intrinsic columns and mean extrinsic columns.
+
+    Columns: the spec's keys, ``family``, ``intrinsic:<wordset>:<metric>`` for every evaluation
+    set, ``extrinsic:<metric>`` (mean over seeds) and ``extrinsic_sd:<metric>`` (sample std over
+    seeds; NaN for one seed), ``n_seeds``.
+    """
+    rows = []
+    for res in results:
+        spec = res["spec"]
+        intr = pd.DataFrame(res["intrinsic"])
+        ext = pd.DataFrame(res["extrinsic"])
+        agg = ext.groupby("metric")["value"].agg(["mean", "std"]) if len(ext) else None
+        for fam, block in intr.groupby("family", sort=False):
+            row = {k: v for k, v in spec.items() if k != "family"}
+            row["family"] = fam
+            for rec in block.itertuples():
+                row[f"intrinsic:{rec.wordset}:{rec.metric}"] = rec.value
+            if agg is not None:
+                for metric, r in agg.iterrows():
+                    row[f"extrinsic:{metric}"] = r["mean"]
+                    row[f"extrinsic_sd:{metric}"] = r["std"]
+                row["n_seeds"] = int(ext["seed"].nunique())
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _extrinsic_columns(family: Family, frame: pd.DataFrame) -> dict[tuple[str, str], str]:
+    """(view, metric) -> extrinsic column of the frame, for the family's task."""
+    out = {}
+    for view in family.views:
+        for metric in _METRICS:
+            if family.task == "coref":
+                col = f"extrinsic:{view}_{metric}"
+            else:
+                col = f"extrinsic:{family.bias}_{metric}"
+            if col in frame.columns:
+                out[(view, metric)] = col
+    return out
+
+
+def correlations(
+    scores: pd.DataFrame,
+    *,
+    n_resamples: int = 9_999,
+    random_state: int = 0,
+) -> pd.DataFrame:
+    """Spearman ρ and permutation p between intrinsic and extrinsic metrics (Tables 3-10).
+
+    For each family, algorithm and modification set the points are the original embedding plus
+    the embeddings modified with that set; for each evaluation word set of the modification
+    set, each intrinsic metric (WEAT, RNSB) is correlated with each extrinsic difference.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``family``, ``bias``, ``algorithm``, ``modset``, ``view``, ``metric``,
+        ``wordset``, ``intrinsic``, ``n``, ``rho``, ``pvalue``.
+    """
+    from nlpbias.metrics.stats import spearman_permutation
+
+    rows = []
+    for (fam_name, alg), block in scores.groupby(["family", "algorithm"], sort=False):
+        fam = FAMILIES[fam_name]
+        original = block[block["method"] == "original"]
+        for modset in _MODSETS:
+            points = pd.concat([original, block[block.get("modset") == modset]])
+            if len(points) < 3:
+                continue
+            for column in _evaluation_sets(fam, modset):
+                for intrinsic in ("weat", "rnsb"):
+                    x = points[f"intrinsic:{column}:{intrinsic}"].to_numpy(float)
+                    for (view, metric), ycol in _extrinsic_columns(fam, points).items():
+                        y = points[ycol].to_numpy(float)
+                        res = spearman_permutation(
+                            x, y, n_resamples=n_resamples, random_state=random_state
+                        )
+                        rows.append(
+                            {
+                                "family": fam_name,
+                                "bias": fam.bias,
+                                "algorithm": alg,
+                                "modset": modset,
+                                "view": view,
+                                "metric": metric,
+                                "wordset": column,
+                                "intrinsic": intrinsic,
+                                "n": len(points),
+                                "rho": float(res.rho),
+                                "pvalue": float(res.p_value),
+                            }
+                        )
+    return pd.DataFrame(rows)
+
+
+def reported_table() -> pd.DataFrame:
+    """The paper's Tables 3-10 in long form (``data/reported/kato2024.yaml``).
+
+    Columns ``table``, ``statistic`` ('rho' or 'p'), ``bias``, ``algorithm``, ``view``,
+    ``metric``, ``wordset``, ``intrinsic``, ``value``.
+
+    Examples
+    --------
+    >>> t = reported_table()
+    >>> sel = (t.table == 3) & (t.view == "winobias_type1") & (t.metric == "f1")
+    >>> t[sel & (t.wordset == "extracted") & (t.intrinsic == "weat")]["value"].item()
+    0.83
+    """
+    from nlpbias.experiments import load_reported
+
+    rep = load_reported("kato2024")
+    metrics = rep["intrinsic"]
+    rows = []
+    for tab in rep["tables"]:
+        cells = [(w, m) for w in tab["wordsets"] for m in metrics]
+        for view, per_metric in tab["rows"].items():
+            for metric, values in per_metric.items():
+                for (wordset, intrinsic), value in zip(cells, values, strict=True):
+                    rows.append(
+                        {
+                            "table": tab["table"],
+                            "statistic": tab["statistic"],
+                            "bias": tab["bias"],
+                            "algorithm": tab["algorithm"],
+                            "view": view,
+                            "metric": metric,
+                            "wordset": wordset,
+                            "intrinsic": intrinsic,
+                            "value": float(value),
+                        }
+                    )
+    return pd.DataFrame(rows)
+
+
+def paper_table(corr: pd.DataFrame, *, bias: str, algorithm: str) -> pd.DataFrame:
+    """Our ρ (and p) beside the paper's, laid out like the paper's Table 3/4/5/6.
+
+    Rows: (view, metric); columns: (wordset, intrinsic, what) with ``what`` in
+    ``rho``, ``paper rho``, ``p``, ``paper p``. Cells the paper does not have are NaN.
+    """
+    rep = reported_table()
+    rep = rep[(rep["bias"] == bias) & (rep["algorithm"] == algorithm)]
+    ours = corr[(corr["bias"] == bias) & (corr["algorithm"] == algorithm)]
+    keys = ["view", "metric", "wordset", "intrinsic"]
+    paper = rep.pivot_table(index=keys, columns="statistic", values="value")
+    paper = paper.rename(columns={"rho": "paper rho", "p": "paper p"})
+    mine = ours.set_index(keys)[["rho", "pvalue"]].rename(columns={"pvalue": "p"})
+    table = mine.join(paper, how="outer")[["rho", "paper rho", "p", "paper p"]]
+    wide = table.unstack(["wordset", "intrinsic"])
+    wide.columns = wide.columns.reorder_levels([1, 2, 0])
+    order = ["extracted"] + sorted({w for w in wide.columns.get_level_values(0)} - {"extracted"})
+    cols = [
+        (w, i, s)
+        for w in order
+        for i in ("weat", "rnsb")
+        for s in ("rho", "paper rho", "p", "paper p")
+        if (w, i, s) in wide.columns
+    ]
+    return wide[cols]
