@@ -18,6 +18,7 @@ from nlpbias.models.classifiers import (
     PAD,
     UNK,
     CNNTextClassifier,
+    KimCNNClassifier,
     linear_baseline,
     make_classifier,
 )
@@ -273,7 +274,124 @@ def test_linear_baseline_learns_and_factory_builds_both(data, one_line):
     assert make_classifier("linear", max_features=7).named_steps["tfidf"].max_features == 7
     with pytest.raises(ValueError) as err:
         make_classifier("svm")
-    assert "'cnn' or 'linear'" in one_line(err)
+    assert "'cnn', 'kim' or 'linear'" in one_line(err)
     with pytest.raises(ValueError) as err:
         linear_baseline(C=0)
     assert "C must be" in one_line(err)
+
+
+# ----------------------------------------------------------------------------- Kim-CNN
+def small_kim(**kw) -> KimCNNClassifier:
+    params = dict(
+        n_filters=8,
+        batch_size=32,
+        max_epochs=8,
+        learning_rate=0.01,
+        random_state=0,
+        show_progress=False,
+        device="cpu",
+    )
+    return KimCNNClassifier(**(params | kw))
+
+
+@pytest.fixture(scope="module")
+def kim(data, kv):
+    (X, y), _ = data
+    return small_kim(embedding=kv, dropout=0.0).fit(X, y)
+
+
+def test_kim_architecture_is_parallel_widths_and_one_logit(kim):
+    net = kim.model_
+    assert [c.kernel_size[0] for c in net.convs] == [3, 4, 5]
+    assert all(c.out_channels == 8 and c.in_channels == 8 for c in net.convs)
+    assert net.out.in_features == 3 * 8 and net.out.out_features == 1
+    assert not net.embedding.weight.requires_grad  # frozen vectors
+    default = KimCNNClassifier()
+    assert (default.kernel_sizes, default.n_filters, default.dropout) == ((3, 4, 5), 100, 0.5)
+    assert isinstance(default, CNNTextClassifier)
+
+
+def test_kim_learns_the_toy_task_on_frozen_vectors(data, kim, kv):
+    _, (X_test, y_test) = data
+    proba = kim.predict_proba(X_test)
+    assert proba.shape == (100, 2)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert roc_auc_score(y_test, proba[:, 1]) > 0.95
+    assert (kim.predict(X_test) == y_test).mean() > 0.9
+    for word in ("idiot", "nice"):  # the frozen vectors are unchanged by training
+        row = kim.vocabulary_[word]
+        np.testing.assert_array_equal(kim.model_.embedding.weight[row].numpy(), kv[word])
+
+
+def test_kim_one_word_text_matches_the_wide_convolution_by_hand(kim):
+    """A 1-token text (shorter than every width) sees, for width k, k windows holding its
+    vector at each of the k filter positions: feature = max_j relu(W[:, :, j] @ e + b)."""
+    net = kim.model_
+    e = net.embedding.weight[kim.vocabulary_["idiot"]].numpy().astype(np.float64)
+    feats = []
+    for conv in net.convs:
+        W, b = conv.weight.detach().numpy(), conv.bias.detach().numpy()
+        per_position = np.einsum("fdj,d->fj", W, e) + b[:, None]  # (filters, k)
+        feats.append(np.maximum(per_position, 0).max(axis=1))
+    logit = net.out.weight.detach().numpy()[0] @ np.concatenate(feats) + net.out.bias.item()
+    assert kim.decision_function(["idiot"])[0] == pytest.approx(logit, abs=1e-5)
+
+
+def test_kim_score_does_not_depend_on_batch_or_padding(kim):
+    long_text = " ".join(["really"] * 40 + ["nice"])
+    for text in ("you are a moron", "idiot", "", "zebra"):  # short, 1 word, empty, unknown
+        alone = kim.decision_function([text])[0]
+        assert np.isfinite(alone)
+        batch = kim.decision_function([long_text, text, "kind", "so"])[1]
+        assert batch == pytest.approx(alone, abs=1e-5)
+
+
+def test_kim_same_seed_same_result_other_seed_differs(data, kv):
+    (X, y), (X_test, _) = data
+    a = small_kim(embedding=kv, max_epochs=2).fit(X, y)
+    b = small_kim(embedding=kv, max_epochs=2).fit(X, y)
+    np.testing.assert_array_equal(a.predict_proba(X_test), b.predict_proba(X_test))
+    pd.testing.assert_frame_equal(a.history_, b.history_)
+    c = small_kim(embedding=kv, max_epochs=2, random_state=1).fit(X, y)
+    assert not np.allclose(a.predict_proba(X_test), c.predict_proba(X_test))
+
+
+def test_kim_follows_sklearn_params_clone_and_pickle(kim):
+    params = kim.get_params()
+    assert "kernel_sizes" in params and "kernel_size" not in params
+    assert "dense_units" not in params and "pool_size" not in params
+    assert params["n_filters"] == 8 and params["batch_size"] == 32
+    fresh = clone(kim)
+    assert isinstance(fresh, KimCNNClassifier) and not hasattr(fresh, "model_")
+    fresh.set_params(kernel_sizes=(2, 7), embedding="glove-6b-50d")
+    assert clone(fresh).get_params()["kernel_sizes"] == (2, 7)
+    texts = ["you idiot", "so nice", ""]
+    restored = pickle.loads(pickle.dumps(kim))
+    np.testing.assert_array_equal(restored.predict_proba(texts), kim.predict_proba(texts))
+    made = make_classifier("kim", n_filters=5, embedding="glove-6b-50d")
+    assert isinstance(made, KimCNNClassifier) and made.get_params()["n_filters"] == 5
+
+
+def test_kim_other_widths_and_trainable_embedding(data):
+    (X, y), (X_test, y_test) = data
+    clf = small_kim(kernel_sizes=[2, 7], max_epochs=6).fit(X, y)
+    assert [c.kernel_size[0] for c in clf.model_.convs] == [2, 7]
+    assert clf.model_.embedding.weight.requires_grad
+    assert roc_auc_score(y_test, clf.predict_proba(X_test)[:, 1]) > 0.9
+    assert clf.predict_proba(["idiot", ""]).shape == (2, 2)  # shorter than width 7
+
+
+def test_kim_bad_params_are_one_line_errors(data, one_line):
+    (X, y), _ = data
+    for kw, words in [
+        (dict(kernel_sizes=()), "kernel_sizes must be"),
+        (dict(kernel_sizes="345"), "kernel_sizes must be"),
+        (dict(kernel_sizes=(3, 0)), "each of kernel_sizes"),
+        (dict(kernel_sizes=(3, 2.5)), "each of kernel_sizes"),
+        (dict(n_filters=0), "n_filters"),
+        (dict(dropout=1.0), "dropout"),
+        (dict(batch_size=0), "batch_size"),
+    ]:
+        with pytest.raises((ValueError, TypeError)) as err:
+            small_kim(**kw).fit(X[:20], y[:20])
+        assert words in one_line(err)

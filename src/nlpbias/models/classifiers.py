@@ -1,4 +1,5 @@
-"""Toxicity classifiers: the CNN of Dixon et al. (2018) over word vectors, and a linear baseline.
+"""Text classifiers over word vectors: the CNN of Dixon et al. (2018), Kim's (2014) CNN, and a
+linear baseline.
 
 :class:`CNNTextClassifier` re-implements, in torch, the Keras model of the paper's code
 (``unintended_ml_bias/model_tool.py`` in conversationai/unintended-ml-bias-analysis):
@@ -19,6 +20,12 @@ epochs; words outside the vocabulary map to ``<unk>`` instead of being dropped; 
 masked, so a text's score does not depend on the other texts in its batch. Weights start from
 torch's default initialisation (Keras: Glorot uniform, zero biases; on Davidson's tweets both gave
 the same AUC within seed noise).
+
+:class:`KimCNNClassifier` is Kim's (2014) sentence CNN (used by Katô & Miyao for hate-speech
+detection on frozen embeddings): parallel convolutions of widths 3, 4 and 5 with 100 filters
+each → ReLU → max-over-time pooling → concatenation → dropout 0.5 → one logit. It shares the
+vocabulary, embedding, masking, training loop and scikit-learn API of :class:`CNNTextClassifier`
+(see its docstring for what differs from Kim's paper).
 
 :func:`linear_baseline` is a TF-IDF + logistic-regression pipeline for smoke runs and comparisons.
 """
@@ -50,7 +57,14 @@ from nlpbias.progress import progress
 from nlpbias.repro import rng
 from nlpbias.text import tokenize
 
-__all__ = ["PAD", "UNK", "CNNTextClassifier", "linear_baseline", "make_classifier"]
+__all__ = [
+    "PAD",
+    "UNK",
+    "CNNTextClassifier",
+    "KimCNNClassifier",
+    "linear_baseline",
+    "make_classifier",
+]
 
 PAD, UNK = "<pad>", "<unk>"
 #: Dimension of the trainable embedding used when ``embedding=None``.
@@ -137,6 +151,47 @@ class _CNN(nn.Module):
     def forward(self, ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
         hidden = F.relu(self.dense(self.dropout(self.features(ids, lengths))))
         return self.out(hidden).squeeze(1)
+
+
+class _KimCNN(nn.Module):
+    """Embedding → parallel (wide conv of width k → ReLU → mask → max over time) → concat →
+    dropout → logit."""
+
+    def __init__(
+        self,
+        embedding: nn.Embedding,
+        *,
+        kernel_sizes: tuple[int, ...],
+        n_filters: int,
+        dropout: float,
+    ) -> None:
+        super().__init__()
+        self.embedding = embedding
+        dim = embedding.embedding_dim
+        # padding k - 1 on both sides: every window that overlaps the text is computed, so a
+        # text shorter than k still gets k - 1 + length windows (zero vectors fill the rest).
+        self.convs = nn.ModuleList(
+            nn.Conv1d(dim, n_filters, k, padding=k - 1) for k in kernel_sizes
+        )
+        self.dropout = nn.Dropout(dropout)
+        self.out = nn.Linear(n_filters * len(kernel_sizes), 1)
+
+    def features(self, ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        x = self.embedding(ids).transpose(1, 2)  # (batch, dim, width); <pad> rows are zero
+        pooled = []
+        for conv in self.convs:
+            h = F.relu(conv(x))  # (batch, n_filters, width + k - 1)
+            # Output j reads inputs j-k+1..j: it overlaps the text iff j < length + k - 1.
+            # Later windows read batch padding only; zero them (values are >= 0 after ReLU,
+            # so a zero never wins the max), then the score does not depend on the batch.
+            k = conv.kernel_size[0]
+            positions = torch.arange(h.shape[2], device=h.device)
+            h = h * (positions[None, :] < (lengths + k - 1)[:, None]).unsqueeze(1).to(h.dtype)
+            pooled.append(h.amax(dim=2))
+        return torch.cat(pooled, dim=1)
+
+    def forward(self, ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        return self.out(self.dropout(self.features(ids, lengths))).squeeze(1)
 
 
 @contextlib.contextmanager
@@ -296,14 +351,32 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
         self.show_progress = show_progress
 
     # ------------------------------------------------------------------ helpers
+    #: Name shown on the progress bars.
+    _label = "CNN"
+
+    def _check_network_params(self) -> None:
+        for name in ("n_filters", "kernel_size", "n_conv_layers", "pool_size", "dense_units"):
+            _check_int(getattr(self, name), name, 1)
+        _check_fraction(self.dropout, "dropout", allow_zero=True)
+
+    def _make_network(self, embedding: nn.Embedding) -> nn.Module:
+        """The network over ``embedding``; called once per ``fit``, inside the seeded session."""
+        return _CNN(
+            embedding,
+            n_filters=self.n_filters,
+            kernel_size=self.kernel_size,
+            n_conv_layers=self.n_conv_layers,
+            pool_size=self.pool_size,
+            dropout=self.dropout,
+            dense_units=self.dense_units,
+        )
+
     def _check_params(self) -> None:
-        for name in ("vocab_size", "max_length", "n_filters", "kernel_size", "n_conv_layers"):
+        for name in ("vocab_size", "max_length", "batch_size", "max_epochs", "patience"):
             _check_int(getattr(self, name), name, 1)
-        for name in ("pool_size", "dense_units", "batch_size", "max_epochs", "patience"):
-            _check_int(getattr(self, name), name, 1)
+        self._check_network_params()
         if self.n_threads is not None:
             _check_int(self.n_threads, "n_threads", 1)
-        _check_fraction(self.dropout, "dropout", allow_zero=True)
         _check_fraction(self.validation_fraction, "validation_fraction", allow_zero=True)
         lr = self.learning_rate
         if isinstance(lr, bool) or not isinstance(lr, int | float) or not 0 < lr < math.inf:
@@ -435,21 +508,15 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
         target_t = torch.from_numpy(target).to(device)
 
         with _torch_session(seed, device, self.n_threads):
-            model = _CNN(
-                self._build_embedding(gen),
-                n_filters=self.n_filters,
-                kernel_size=self.kernel_size,
-                n_conv_layers=self.n_conv_layers,
-                pool_size=self.pool_size,
-                dropout=self.dropout,
-                dense_units=self.dense_units,
-            ).to(device)
+            model = self._make_network(self._build_embedding(gen)).to(device)
             optimiser = torch.optim.Adam(
                 [p for p in model.parameters() if p.requires_grad], lr=self.learning_rate
             )
             order_gen = torch.Generator().manual_seed(seed)
             rows, best, best_state, wait = [], math.inf, None, 0
-            bar = progress(range(1, self.max_epochs + 1), enabled=self.show_progress, desc="CNN")
+            bar = progress(
+                range(1, self.max_epochs + 1), enabled=self.show_progress, desc=self._label
+            )
             for epoch in bar:
                 model.train()
                 total = 0.0
@@ -496,7 +563,7 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
 
     def _logits(
         self,
-        model: _CNN,
+        model: nn.Module,
         ids: np.ndarray,
         lengths: np.ndarray,
         idx: np.ndarray,
@@ -511,7 +578,9 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
         pos = {int(i): k for k, i in enumerate(idx)}
         starts = range(0, len(order), self.batch_size * 4)
         with torch.no_grad():
-            for b in progress(starts, enabled=bar and self.show_progress, desc="CNN predict"):
+            for b in progress(
+                starts, enabled=bar and self.show_progress, desc=f"{self._label} predict"
+            ):
                 chunk = order[b : b + self.batch_size * 4]
                 logits = model(*self._batch(ids, lengths, chunk, device)).float().cpu()
                 out[[pos[int(i)] for i in chunk]] = logits
@@ -557,6 +626,112 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
     def predict(self, X: Sequence[str]) -> np.ndarray:
         """Labels from ``classes_``: the positive one where its probability is >= 0.5."""
         return self.classes_[(self.predict_proba(X)[:, 1] >= 0.5).astype(int)]
+
+
+# --------------------------------------------------------------------------- Kim-CNN
+class KimCNNClassifier(CNNTextClassifier):
+    """Kim's (2014) sentence CNN over (by default frozen) word vectors, with scikit-learn's API.
+
+    Architecture: for each width ``k`` in ``kernel_sizes``, ``n_filters`` convolution filters
+    of width ``k`` → ReLU → max over time; the pooled features of all widths are concatenated
+    (3 × 100 = 300 by default) → dropout → one logit (Kim: a softmax; the same model for two
+    classes). With a ``KeyedVectors`` as ``embedding`` this is Kim's *CNN-static*, the setting
+    Katô & Miyao use for hate-speech detection.
+
+    Everything else — vocabulary, frozen embedding and missing vectors, masking of padding,
+    binary cross-entropy, Adam, early stopping on a held-out validation loss with the best
+    weights restored, seeding, threads, attributes — is :class:`CNNTextClassifier`'s; see its
+    docstring for those parameters and attributes.
+
+    Differences from Kim's paper, deliberate: Adam (learning rate 1e-3) and early stopping
+    instead of Adadelta with a fixed number of epochs; no max-norm (s = 3) constraint on the
+    output weights; missing words get N(0, s²) vectors (Kim: U(−0.25, 0.25)). Convolutions are
+    *wide*: a filter of width ``k`` sees every window that overlaps the text, the text being
+    padded with ``k − 1`` zero vectors on both sides (Kim's code pads every width with
+    ``max(widths) − 1`` zeros, which only adds all-zero windows). So texts shorter than the
+    widest filter, even empty ones, are scored; windows reading only batch padding are masked,
+    so a text's score does not depend on the other texts in its batch.
+
+    Parameters
+    ----------
+    embedding : None, str or gensim KeyedVectors, default None
+        As in :class:`CNNTextClassifier` (frozen when given).
+    kernel_sizes : tuple of int, default (3, 4, 5)
+        Filter widths, one parallel convolution per width.
+    n_filters : int, default 100
+        Filters per width.
+    dropout : float, default 0.5
+        Dropout on the concatenated pooled features.
+    vocab_size, max_length, missing_vectors, batch_size, max_epochs, patience,
+    validation_fraction, learning_rate, lowercase, device, n_threads, random_state,
+    show_progress
+        As in :class:`CNNTextClassifier` (same defaults; ``batch_size`` 50 as in Kim).
+
+    Examples
+    --------
+    >>> texts = ["you idiot", "have a nice day", "idiot troll", "nice"] * 10
+    >>> clf = KimCNNClassifier(n_filters=4, max_epochs=2, random_state=0, show_progress=False)
+    >>> clf.fit(texts, [1, 0, 1, 0] * 10).predict_proba(["idiot"]).shape
+    (1, 2)
+    """
+
+    _label = "Kim-CNN"
+
+    def __init__(
+        self,
+        *,
+        embedding: Any = None,
+        vocab_size: int = 10_000,
+        max_length: int = 250,
+        kernel_sizes: tuple[int, ...] = (3, 4, 5),
+        n_filters: int = 100,
+        dropout: float = 0.5,
+        missing_vectors: Literal["random", "zeros"] = "random",
+        batch_size: int = 50,
+        max_epochs: int = 20,
+        patience: int = 2,
+        validation_fraction: float = 0.1,
+        learning_rate: float = 1e-3,
+        lowercase: bool = True,
+        device: str = "auto",
+        n_threads: int | None = 1,
+        random_state: None | int | np.random.Generator = None,
+        show_progress: bool = True,
+    ) -> None:
+        self.embedding = embedding
+        self.vocab_size = vocab_size
+        self.max_length = max_length
+        self.kernel_sizes = kernel_sizes
+        self.n_filters = n_filters
+        self.dropout = dropout
+        self.missing_vectors = missing_vectors
+        self.batch_size = batch_size
+        self.max_epochs = max_epochs
+        self.patience = patience
+        self.validation_fraction = validation_fraction
+        self.learning_rate = learning_rate
+        self.lowercase = lowercase
+        self.device = device
+        self.n_threads = n_threads
+        self.random_state = random_state
+        self.show_progress = show_progress
+
+    def _check_network_params(self) -> None:
+        sizes = self.kernel_sizes
+        if isinstance(sizes, str) or not isinstance(sizes, Sequence) or not sizes:
+            raise ValueError(f"kernel_sizes must be a non-empty tuple of ints, got {sizes!r}")
+        for k in sizes:
+            _check_int(k, "each of kernel_sizes", 1)
+        _check_int(self.n_filters, "n_filters", 1)
+        _check_fraction(self.dropout, "dropout", allow_zero=True)
+
+    def _make_network(self, embedding: nn.Embedding) -> nn.Module:
+        return _KimCNN(
+            embedding,
+            kernel_sizes=tuple(int(k) for k in self.kernel_sizes),
+            n_filters=self.n_filters,
+            dropout=self.dropout,
+        )
 
 
 # --------------------------------------------------------------------------- linear baseline
@@ -615,26 +790,31 @@ def linear_baseline(
     )
 
 
-def make_classifier(kind: Literal["cnn", "linear"] = "cnn", **kwargs: Any) -> Any:
-    """A fresh classifier by name: ``"cnn"`` (:class:`CNNTextClassifier`) or ``"linear"``.
+def make_classifier(kind: Literal["cnn", "kim", "linear"] = "cnn", **kwargs: Any) -> Any:
+    """A fresh classifier by name: ``"cnn"`` (:class:`CNNTextClassifier`, Dixon et al.),
+    ``"kim"`` (:class:`KimCNNClassifier`) or ``"linear"`` (:func:`linear_baseline`).
 
     Parameters
     ----------
-    kind : {"cnn", "linear"}
+    kind : {"cnn", "kim", "linear"}
     **kwargs
-        Passed to :class:`CNNTextClassifier` or :func:`linear_baseline`.
+        Passed to the class or function.
 
     Returns
     -------
-    CNNTextClassifier or sklearn.pipeline.Pipeline
+    CNNTextClassifier, KimCNNClassifier or sklearn.pipeline.Pipeline
 
     Examples
     --------
     >>> make_classifier("linear", C=0.5).named_steps["logreg"].C
     0.5
+    >>> make_classifier("kim", n_filters=10).kernel_sizes
+    (3, 4, 5)
     """
     if kind == "cnn":
         return CNNTextClassifier(**kwargs)
+    if kind == "kim":
+        return KimCNNClassifier(**kwargs)
     if kind == "linear":
         return linear_baseline(**kwargs)
-    raise ValueError(f"kind must be 'cnn' or 'linear', got {kind!r}")
+    raise ValueError(f"kind must be 'cnn', 'kim' or 'linear', got {kind!r}")

@@ -1,0 +1,1 @@
+"""Extrinsic tasks on frozen embeddings."""
