@@ -29,6 +29,8 @@ EXPECTED = {
     "winobias_occupations",
     "hsd_gender",
     "hsd_race",
+    "davidson_gender",
+    "davidson_race",
     "wajdalevie_likable",
     "science_arts",
     "instruments_weapons",

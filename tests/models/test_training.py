@@ -10,11 +10,14 @@ import numpy as np
 import pytest
 from gensim.models import KeyedVectors
 
+from nlpbias.data import MissingDataError
 from nlpbias.models import training
 from nlpbias.models.training import (
     corpus_sentences,
+    corpus_sha256,
     corpus_spec,
     iter_corpus,
+    train_embedding,
     train_fasttext,
     train_fasttext_on,
     train_word2vec,
@@ -250,3 +253,183 @@ def test_iter_corpus_wiki_summaries():
 def test_iter_corpus_gutenberg(use_data_home):
     docs = list(iter_corpus("gutenberg:1", max_docs=4))
     assert len(docs) == 4 and all(d.strip() for d in docs)
+
+
+# --------------------------------------------------------------------------- the tweets corpus
+def _write_tweet_files(folder):
+    """Tiny files in the original schemas of the three tweet sources."""
+    folder.mkdir(parents=True, exist_ok=True)
+    trump = folder / "trump.csv"
+    trump.write_text(
+        "id_str,created_at,created,text,source,is_retweet\n"
+        "1,Mon,1400000000,Make @x great again http://t.co/a,web,0\n"
+        '2,Tue,1400000100,"RT @y: not mine",web,1\n'
+        "3,Wed,1400000200,Sad!,web,0\n",
+        encoding="utf-8",
+    )
+    davidson = folder / "labeled_data.csv"
+    davidson.write_text(
+        ",count,hate_speech,offensive_language,neither,class,tweet\n"
+        "0,3,0,0,3,2,RT @bob: birds &amp; bees\n"
+        "1,3,0,3,0,1,you are a fool\n",
+        encoding="utf-8",
+    )
+    mlma = folder / "mlma.csv"
+    mlma.write_text(
+        "HITId,tweet,sentiment,directness,annotator_sentiment,target,group\n"
+        "1,@user go away @URL,hateful,direct,anger,origin,other\n",
+        encoding="utf-8",
+    )
+    return {"trump": trump, "davidson": davidson, "mlma": mlma}
+
+
+@pytest.fixture
+def tweet_files(tmp_path, monkeypatch):
+    """Serve fake tweet files; the test removes sources by deleting keys of the dict."""
+    files = _write_tweet_files(tmp_path / "tweets")
+    monkeypatch.setattr(training, "_tweet_file", lambda source: files.get(source))
+    return files
+
+
+@pytest.mark.parametrize(
+    ("spec", "canonical"),
+    [
+        ("tweets", "tweets"),
+        (" Tweets ", "tweets"),
+        ("tweets:mlma+davidson", "tweets:mlma,davidson"),
+    ],
+)
+def test_tweets_corpus_spec(spec, canonical):
+    assert corpus_spec(spec) == canonical
+
+
+@pytest.mark.parametrize("spec", ["tweets:", "tweets:x", "tweets:davidson,davidson"])
+def test_tweets_corpus_spec_bad(spec, one_line):
+    with pytest.raises(ValueError) as err:
+        corpus_spec(spec)
+    assert "distinct tweet sources" in one_line(err)
+
+
+def test_tweets_corpus_reads_every_source_in_order(tweet_files):
+    docs = [" ".join(d.split()) for d in iter_corpus("tweets")]
+    # Trump's retweet dropped; URLs, mentions and RT removed; entities decoded
+    assert docs == ["Make great again", "Sad!", "birds & bees", "you are a fool", "go away"]
+    assert list(iter_corpus("tweets", max_docs=3))[-1].strip() == "birds & bees"
+    assert corpus_sentences("tweets:mlma,trump") == [["go", "away"], *sentences(docs[:2])]
+    assert "tweets" in training.CORPORA
+
+
+def test_tweets_corpus_leaves_out_missing_sources(tweet_files, caplog, one_line):
+    del tweet_files["trump"], tweet_files["mlma"]
+    with caplog.at_level("INFO", logger="nlpbias.models.training"):
+        assert training.resolve_corpus(" Tweets") == "tweets:davidson"
+    assert training.resolve_corpus("tweets:davidson") == "tweets:davidson"
+    assert training.resolve_corpus("gutenberg") == "gutenberg:1"
+    assert "['trump', 'mlma']" in caplog.text
+    assert len(list(iter_corpus("tweets"))) == 2
+    with pytest.raises(MissingDataError) as err:
+        list(iter_corpus("tweets:trump,davidson"))
+    assert "trump_tweets" in one_line(err)
+    tweet_files.clear()
+    with pytest.raises(MissingDataError) as err:
+        list(iter_corpus("tweets"))
+    assert "none of the datasets" in one_line(err)
+
+
+def test_tweets_training_key_holds_the_sources_present(tweet_files, fake_corpus):
+    del tweet_files["trump"]
+    kw = {"min_count": 1, **FAST}
+    kv = train_word2vec("tweets", **kw)
+    assert kv.training_info["corpus"] == "tweets:davidson,mlma"
+    assert fake_corpus[-1] == ("tweets:davidson,mlma", None, True)
+    train_word2vec("tweets", **kw)
+    assert len(fake_corpus) == 1  # cached
+    tweet_files["trump"] = tweet_files["davidson"]  # a source appears: retrain
+    assert train_word2vec("tweets", **kw).training_info["corpus"] == "tweets:trump,davidson,mlma"
+    assert len(fake_corpus) == 2
+
+
+def test_iter_corpus_tweets_real(use_data_home):
+    docs = list(iter_corpus("tweets", max_docs=3))
+    assert len(docs) == 3 and all(isinstance(d, str) for d in docs)
+    assert training.resolve_corpus("tweets").startswith("tweets:")
+
+
+# --------------------------------------------------------------------------- content-hash cache
+def test_corpus_sha256_covers_tokens_and_boundaries(one_line):
+    base = corpus_sha256([["a", "b"], ["c"]])
+    assert base == corpus_sha256(iter([("a", "b"), ("c",)]))
+    assert len(base) == 64
+    others = [[["a", "b", "c"]], [["a"], ["b", "c"]], [["ab"], ["c"]], [["a", "b"], ["d"]]]
+    assert len({base, *(corpus_sha256(o) for o in others)}) == 5
+    assert corpus_sha256([[], ["a"]]) != corpus_sha256([["a"]])
+    with pytest.raises(ValueError) as err:
+        corpus_sha256([["a\x1fb"]])
+    assert "U+001F" in one_line(err)
+
+
+@pytest.fixture
+def counted_fit(tmp_path, monkeypatch):
+    """Point the cache at tmp_path and count the trainings that really run."""
+    monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path / "cache"))
+    calls = []
+    real_fit = training._fit
+
+    def fit(kind, sents, *args, **kwargs):
+        calls.append((kind, len(sents)))
+        return real_fit(kind, sents, *args, **kwargs)
+
+    monkeypatch.setattr(training, "_fit", fit)
+    return calls
+
+
+def test_train_embedding_is_cached_by_corpus_content(counted_fit):
+    kw = {"min_count": 1, **FAST}
+    a = train_embedding(_tiny_corpus(), **kw)
+    b = train_embedding([list(s) for s in _tiny_corpus()], **{**kw, "show_progress": True})
+    assert len(counted_fit) == 1  # equal token lists (new objects): cache hit, no training
+    np.testing.assert_array_equal(a.vectors, b.vectors)
+    assert a.training_info["corpus_sha256"] == corpus_sha256(_tiny_corpus())
+    changed = _tiny_corpus()
+    changed[57][3] = "w_new"  # one token changed: a new corpus
+    c = train_embedding(changed, **kw)
+    assert len(counted_fit) == 2 and "w_new" in c.key_to_index
+    assert c.training_info["corpus_sha256"] != a.training_info["corpus_sha256"]
+    train_embedding(_tiny_corpus(), **{**kw, "window": 3})  # other parameter: retrain
+    assert len(counted_fit) == 3
+    ft = train_embedding(_tiny_corpus(), algorithm="fasttext", bucket=1000, **kw)
+    assert len(counted_fit) == 4 and ft.training_info["algorithm"] == "fasttext"
+    assert ft.training_info["params"]["min_n"] == 3
+    train_embedding(_tiny_corpus(), algorithm="fasttext", bucket=1000, **kw)
+    train_embedding(_tiny_corpus(), **kw)
+    assert len(counted_fit) == 4
+
+
+def test_train_embedding_retrains_when_code_changes(counted_fit, monkeypatch):
+    train_embedding(_tiny_corpus(), min_count=1, **FAST)
+    monkeypatch.setattr(training, "_fingerprint", lambda: "edited-tokenizer")
+    train_embedding(_tiny_corpus(), min_count=1, **FAST)
+    assert len(counted_fit) == 2
+
+
+def test_uncached_training_reports_the_corpus_hash(corpus):
+    kv = train_word2vec_on(corpus, min_count=1, **FAST)
+    assert kv.training_info["corpus_sha256"] == corpus_sha256(corpus)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "exc", "fragment"),
+    [
+        ({"algorithm": "glove"}, ValueError, "algorithm must be one of"),
+        ({"bucket": 10}, ValueError, "fastText only"),
+        ({"algorithm": "fasttext", "min_n": 4, "max_n": 2}, ValueError, "max_n must be >= min_n"),
+        ({"sentences": "a b"}, TypeError, "got one string"),
+        ({"epochs": 0}, ValueError, "epochs"),
+    ],
+)
+def test_train_embedding_bad_input(kwargs, exc, fragment, counted_fit, one_line, corpus):
+    sents = kwargs.pop("sentences", corpus)
+    with pytest.raises(exc) as err:
+        train_embedding(sents, **{**FAST, **kwargs})
+    assert fragment in one_line(err)
+    assert counted_fit == []

@@ -21,7 +21,10 @@ A word set is one YAML file in the project's ``data/wordsets/`` folder. Every fi
     The published values for this test (e.g. ``effect_size``, ``p`` and ``p_bound`` for Caliskan
     et al. 2017 Table 1, or Dong's per-attribute scores), with the ``model`` they were measured on.
 
-The lists are facts of the published tests; nothing here computes a bias.
+The lists are facts of the published tests; nothing here computes a bias. Word sets extracted
+from a dataset by PMI (``davidson_gender``, ``davidson_race``) keep the record of their manual
+selection in ``data/wordsets/selection/<name>.yaml`` (:func:`load_selection`); the extraction is
+:func:`extract_pmi` (both from :mod:`nlpbias.data.pmi`, re-exported here).
 """
 
 from __future__ import annotations
@@ -38,10 +41,13 @@ import pandas as pd
 import yaml
 
 from nlpbias.data.identity import data_dir
+from nlpbias.data.pmi import extract_pmi, load_selection
 
 __all__ = [
     "WordSet",
     "available_wordsets",
+    "extract_pmi",
+    "load_selection",
     "load_wordset",
     "load_wordsets",
     "reported_values",
