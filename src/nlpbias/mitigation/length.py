@@ -216,7 +216,7 @@ def balance_by_length(
     """Choose non-toxic pool texts with identity terms that balance the training data by length.
 
     The rule (buckets, need, draw, texts with two terms) is spelled out in the module docstring
-    (:mod:`nlpbias.mitigation`).
+    (:mod:`nlpbias.mitigation.length`).
 
     Parameters
     ----------
