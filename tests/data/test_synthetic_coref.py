@@ -16,19 +16,26 @@ def standin() -> dict:
 def test_gap_rows_have_consistent_offsets_and_one_referent(standin: dict) -> None:
     gap = standin["gap"]
     for row in gap.itertuples(index=False):
-        text = row.Text
-        assert text[row[3] : row[3] + len(row.Pronoun)] == row.Pronoun
-        assert text[row[5] : row[5] + len(row.A)] == row.A
-        assert text[row[8] : row[8] + len(row.B)] == row.B
-    assert (gap["A-coref"].astype(int) + gap["B-coref"].astype(int) == 1).all()
+        text = row.text
+        assert text[row.pronoun_offset :].startswith(row.pronoun)
+        assert text[row.a_offset :].startswith(row.a)
+        assert text[row.b_offset :].startswith(row.b)
+    assert (gap["a_coref"].astype(int) + gap["b_coref"].astype(int) == 1).all()
 
 
-def test_training_pronoun_gender_is_independent_of_the_occupation(standin: dict) -> None:
+def test_only_cue_free_training_sentences_carry_the_stereotype(standin: dict) -> None:
     gap = standin["gap"]
     male = set(standin["occupations"].query("group == 'male_biased'")["occupation"])
-    gold = gap["A"].where(gap["A-coref"], gap["B"])
-    share_he = (gap["Pronoun"] == "he").groupby(gold.isin(male)).mean()
-    assert abs(share_he[True] - share_he[False]) < 0.15  # both near 0.5, no planted association
+    gold = gap["a"].where(gap["a_coref"], gap["b"])
+    rests = r"and then \w+ left|before \w+ went home|while \w+ was walking outside|and \w+ smiled"
+    ambiguous = gap["text"].str.contains(rf" (?:{rests})\.$")
+    assert 0.2 < ambiguous.mean() < 0.4  # p_ambiguous = 0.3
+    he = gap["pronoun"] == "he"
+    # cue-free sentences: he always refers to the male-stereotyped occupation
+    assert (he[ambiguous] == gold[ambiguous].isin(male)).all()
+    # cued sentences: no association between the pronoun and the gold occupation's stereotype
+    share_he = he[~ambiguous].groupby(gold[~ambiguous].isin(male)).mean()
+    assert abs(share_he[True] - share_he[False]) < 0.15
 
 
 def test_pro_and_anti_follow_the_gold_occupations_stereotype(standin: dict) -> None:
@@ -60,6 +67,8 @@ def test_seeded() -> None:
     assert not a["gap"].equals(c["gap"])
 
 
-def test_bad_sizes() -> None:
+def test_bad_arguments() -> None:
     with pytest.raises(ValueError, match="n_train must be a positive int"):
         make_coref_standin(n_train=0)
+    with pytest.raises(ValueError, match="p_ambiguous"):
+        make_coref_standin(p_ambiguous=1.5)

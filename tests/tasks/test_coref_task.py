@@ -405,3 +405,16 @@ def test_real_baselines(use_data_home: Path) -> None:
     # WinoBias type 2 resolves to the nearer occupation (the object of the first clause)
     assert table.loc["nearest_preceding", ["type2_pro", "type2_anti"]].min() > 0.9
     assert table.loc["always_positive", "type1_pro"] == pytest.approx(2 / 3)
+
+
+def test_standin_model_learns_the_cues_and_shows_the_embeddings_gender_association() -> None:
+    """On the generated stand-in, GloVe's occupation-gender association gives pro > anti."""
+    from nlpbias.models.embeddings import load_glove_50d
+    from nlpbias.tasks.coref import coref_baselines, evaluate_coref
+
+    out = evaluate_coref(load_glove_50d(), random_state=0, source="standin")
+    base = coref_baselines(source="standin")
+    assert out["gap"].loc["overall", "f1"] > base["gap_overall"].max()
+    assert out["gaps"]["type1_f1"] > 0  # held-out cues: the model falls back on stereotypes
+    with pytest.raises(ValueError, match="source must be"):
+        evaluate_coref(load_glove_50d(), source="gap")

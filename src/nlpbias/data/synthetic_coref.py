@@ -7,8 +7,12 @@ templates (``data/templates/coref_standin.yaml``) and the WinoBias occupations o
 
 - **training** (GAP schema, :func:`nlpbias.data.coref.load_gap`): "The {a} <verb> the {b} because
   {pronoun} <rest>." from the ``train`` templates, occupations drawn uniformly from all 40 and the
-  pronoun's gender drawn independently (so, like GAP, the training data carry no gender-occupation
-  association); the template says whether the pronoun refers to ``a`` or ``b``.
+  pronoun's gender drawn independently; the template says whether the pronoun refers to ``a`` or
+  ``b``. A share ``p_ambiguous`` of the sentences use the cue-free ``ambiguous`` templates ("The
+  {a} met the {b} and then {pronoun} left."), with one stereotypically male and one female
+  occupation, and the pronoun refers to the one whose stereotype matches its gender: the
+  association real corpora carry (the paper's coreference model learns it from OntoNotes), which
+  a model can only pick up through the embedding's geometry.
 - **tests** (WinoBias schema, :func:`nlpbias.data.coref.load_winobias`): every template with a
   stereotypically male and a stereotypically female occupation; *pro* when the pronoun's gender
   matches the gold occupation's stereotype, *anti* otherwise. Type 2 uses the training templates
@@ -39,11 +43,11 @@ def _templates() -> dict[str, tuple[tuple[str, str, str, str], ...]]:
     path = data_dir() / "templates" / "coref_standin.yaml"
     spec = yaml.safe_load(path.read_text(encoding="utf-8"))
     out = {}
-    for part in ("train", "heldout"):
+    for part, refs in (("train", ("a", "b")), ("heldout", ("a", "b")), ("ambiguous", (None,))):
         rows = spec.get(part) or []
-        if not rows or any(len(r) != 4 or r[3] not in ("a", "b") for r in rows):
-            raise ValueError(f"{path}: '{part}' needs rows [verb, connector, rest, a|b]")
-        out[part] = tuple(tuple(map(str, r)) for r in rows)
+        if not rows or any(len(r) != 4 or r[3] not in refs for r in rows):
+            raise ValueError(f"{path}: '{part}' needs rows [verb, connector, rest, {refs}]")
+        out[part] = tuple((*map(str, r[:3]), r[3]) for r in rows)
     return out
 
 
@@ -54,7 +58,7 @@ def standin_templates() -> pd.DataFrame:
     Examples
     --------
     >>> standin_templates().groupby("part").size().to_dict()
-    {'heldout': 8, 'train': 16}
+    {'ambiguous': 4, 'heldout': 8, 'train': 16}
     """
     rows = [
         {"part": part, "verb": v, "connector": c, "rest": r, "referent": ref}
@@ -88,27 +92,39 @@ def _sentence(a: str, b: str, tmpl: tuple[str, str, str, str], pronoun: str) -> 
     }
 
 
-def _gap_rows(n: int, gen: np.random.Generator, occ: list[str]) -> pd.DataFrame:
-    tmpls = _templates()["train"]
+def _gap_rows(
+    n: int, gen: np.random.Generator, male: list[str], female: list[str], p_ambiguous: float
+) -> pd.DataFrame:
+    tmpls, ambiguous = _templates()["train"], _templates()["ambiguous"]
+    occ = male + female
     rows = []
     for i in range(n):
-        a, b = gen.choice(len(occ), size=2, replace=False)
-        tmpl = tmpls[int(gen.integers(len(tmpls)))]
-        pronoun = _PRONOUNS["male" if gen.random() < 0.5 else "female"]
-        s = _sentence(occ[a], occ[b], tmpl, pronoun)
+        gender = "male" if gen.random() < 0.5 else "female"
+        pronoun = _PRONOUNS[gender]
+        if gen.random() < p_ambiguous:
+            m, f = male[int(gen.integers(len(male)))], female[int(gen.integers(len(female)))]
+            a, b = (m, f) if gen.random() < 0.5 else (f, m)
+            gold = m if gender == "male" else f
+            verb, conn, rest, _ = ambiguous[int(gen.integers(len(ambiguous)))]
+            tmpl = (verb, conn, rest, "a" if gold == a else "b")
+        else:
+            ia, ib = gen.choice(len(occ), size=2, replace=False)
+            a, b = occ[ia], occ[ib]
+            tmpl = tmpls[int(gen.integers(len(tmpls)))]
+        s = _sentence(a, b, tmpl, pronoun)
         rows.append(
             {
-                "ID": f"standin-{i}",
-                "Text": s["text"],
-                "Pronoun": pronoun,
-                "Pronoun-offset": s["pronoun_start"],
-                "A": occ[a],
-                "A-offset": s["a_start"],
-                "A-coref": s["referent"] == "a",
-                "B": occ[b],
-                "B-offset": s["b_start"],
-                "B-coref": s["referent"] == "b",
-                "URL": "",
+                "id": f"standin-{i}",
+                "text": s["text"],
+                "pronoun": pronoun,
+                "pronoun_offset": s["pronoun_start"],
+                "a": a,
+                "a_offset": s["a_start"],
+                "a_coref": s["referent"] == "a",
+                "b": b,
+                "b_offset": s["b_start"],
+                "b_coref": s["referent"] == "b",
+                "url": "",
             }
         )
     return pd.DataFrame(rows)
@@ -154,7 +170,7 @@ def _winobias_rows(
 
 
 def make_coref_standin(
-    *, n_train: int = 2000, n_test: int = 200, random_state: int = 0
+    *, n_train: int = 2000, n_test: int = 200, p_ambiguous: float = 0.3, random_state: int = 0
 ) -> dict[str, object]:
     """Generate the stand-in: GAP-like training rows, WinoBias-like tests, the occupations.
 
@@ -164,6 +180,8 @@ def make_coref_standin(
         Training sentences (GAP has 2,000 development + 454 validation).
     n_test : int, default 200
         Sentences per WinoBias file (type × pro/anti).
+    p_ambiguous : float in [0, 1], default 0.3
+        Share of training sentences without a cue, resolved by the occupation's stereotype.
     random_state : int, default 0
 
     Returns
@@ -177,7 +195,7 @@ def make_coref_standin(
     Examples
     --------
     >>> d = make_coref_standin(n_train=10, n_test=4)
-    >>> int(d["gap"].loc[0, ["A-coref", "B-coref"]].sum())
+    >>> int(d["gap"].loc[0, ["a_coref", "b_coref"]].sum())
     1
     >>> row = d["winobias"][(1, "pro")].iloc[0]
     >>> row["text"][row["mention_start"]:row["mention_end"]] == row["mention"]
@@ -186,9 +204,11 @@ def make_coref_standin(
     for name, value in (("n_train", n_train), ("n_test", n_test)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be a positive int, got {value!r}")
+    if not 0.0 <= p_ambiguous <= 1.0:
+        raise ValueError(f"p_ambiguous must lie in [0, 1], got {p_ambiguous!r}")
     gen = _rng(random_state)
     male, female = _occupations()
-    gap = _gap_rows(n_train, gen, male + female)
+    gap = _gap_rows(n_train, gen, male, female, float(p_ambiguous))
     tm = _templates()
     winobias = {
         (kind, st): _winobias_rows(

@@ -80,6 +80,7 @@ __all__ = [
     "MajorityBaseline",
     "MentionPairScorer",
     "PAIR_COLUMNS",
+    "STANDIN_SIZES",
     "coref_baselines",
     "evaluate_coref",
     "gap_pairs",
@@ -88,6 +89,7 @@ __all__ = [
     "score_gap",
     "score_pairs",
     "score_winobias",
+    "standin_pairs",
     "swap_pronoun_gender",
     "token_coverage",
     "tokenize_with_offsets",
@@ -979,6 +981,54 @@ def _train_pairs(train_splits: Sequence[str]) -> pd.DataFrame:
     return pd.concat([load_gap_pairs(s) for s in train_splits], ignore_index=True)
 
 
+#: Sizes of the generated stand-in (:mod:`nlpbias.data.synthetic_coref`): GAP-like training
+#: sentences, GAP-like test sentences, and sentences per WinoBias-like file.
+STANDIN_SIZES = {"train": 2000, "test": 500, "winobias": 200}
+
+
+def standin_pairs(*, random_state: int = 0) -> dict[str, pd.DataFrame]:
+    """Training, test and WinoBias-like pairs of the generated stand-in (no data home needed).
+
+    Returns
+    -------
+    dict
+        ``train`` and ``test`` (:func:`gap_pairs` of GAP-like frames) and ``winobias``
+        (:func:`winobias_pairs` of the four WinoBias-like frames); see
+        :func:`nlpbias.data.synthetic_coref.make_coref_standin`.
+
+    Examples
+    --------
+    >>> p = standin_pairs()
+    >>> p["winobias"].groupby(["type", "condition"]).size().tolist()
+    [400, 400, 400, 400]
+    """
+    from nlpbias.data.synthetic_coref import make_coref_standin
+
+    n = STANDIN_SIZES
+    d = make_coref_standin(
+        n_train=n["train"] + n["test"], n_test=n["winobias"], random_state=random_state
+    )
+    gap = d["gap"]
+    wino = pd.concat(list(d["winobias"].values()), ignore_index=True)
+    return {
+        "train": gap_pairs(gap.iloc[: n["train"]].reset_index(drop=True)),
+        "test": gap_pairs(gap.iloc[n["train"] :].reset_index(drop=True)),
+        "winobias": winobias_pairs(wino, d["occupations"]),
+    }
+
+
+def _task_data(
+    source: str, train_splits: Sequence[str], test_split: str, winobias_split: str
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    if source == "standin":
+        p = standin_pairs()
+        return p["train"], p["test"], p["winobias"]
+    if source != "data_home":
+        raise ValueError(f"source must be 'data_home' or 'standin', got {source!r}")
+    train = _train_pairs(train_splits)
+    return train, load_gap_pairs(test_split), load_winobias_pairs(winobias_split)
+
+
 def evaluate_coref(
     embedding: Any,
     *,
@@ -986,6 +1036,7 @@ def evaluate_coref(
     train_splits: Sequence[str] = ("development", "validation"),
     test_split: str = "test",
     winobias_split: str = "test",
+    source: str = "data_home",
     **params: Any,
 ) -> dict[str, Any]:
     """Fit :class:`MentionPairScorer` on GAP and score it on GAP and WinoBias: one sweep point.
@@ -998,6 +1049,9 @@ def evaluate_coref(
     test_split : str, default "test"
         GAP split scored.
     winobias_split : {"dev", "test"}, default "test"
+    source : {"data_home", "standin"}, default "data_home"
+        GAP and WinoBias from the data home, or the generated stand-in of
+        :func:`standin_pairs` (then the split arguments are ignored).
     **params
         Other :class:`MentionPairScorer` parameters.
 
@@ -1015,9 +1069,8 @@ def evaluate_coref(
     >>> out = evaluate_coref(load_glove_50d(), random_state=0)  # doctest: +SKIP
     >>> out["gaps"]["mean_f1"]  # doctest: +SKIP
     """
-    train = _train_pairs(train_splits)
+    train, test, wino = _task_data(source, train_splits, test_split, winobias_split)
     model = MentionPairScorer(embedding, random_state=random_state, **params).fit(train)
-    test, wino = load_gap_pairs(test_split), load_winobias_pairs(winobias_split)
     table = score_winobias(model, wino)
     coverage = pd.Series(
         {"gap_train": model.coverage_,
@@ -1034,8 +1087,11 @@ def coref_baselines(
     train_splits: Sequence[str] = ("development", "validation"),
     test_split: str = "test",
     winobias_split: str = "test",
+    source: str = "data_home",
 ) -> pd.DataFrame:
     """GAP and WinoBias F1 of the majority, always-positive and positional baselines.
+
+    ``source`` as in :func:`evaluate_coref`.
 
     Returns
     -------
@@ -1048,8 +1104,7 @@ def coref_baselines(
     --------
     >>> coref_baselines().loc["nearest_preceding", "gap_overall"]  # doctest: +SKIP
     """
-    train = _train_pairs(train_splits)
-    test, wino = load_gap_pairs(test_split), load_winobias_pairs(winobias_split)
+    train, test, wino = _task_data(source, train_splits, test_split, winobias_split)
     models: Mapping[str, Any] = {
         "most_frequent": MajorityBaseline(),
         "always_positive": MajorityBaseline(strategy="always_positive"),
