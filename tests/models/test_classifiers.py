@@ -18,7 +18,7 @@ from nlpbias.models.classifiers import (
     PAD,
     UNK,
     CNNTextClassifier,
-    KimCNNClassifier,
+    _epoch_batches,
     linear_baseline,
     make_classifier,
 )
@@ -226,6 +226,9 @@ def test_clone_and_params_follow_sklearn(fitted):
     fresh.set_params(dropout=0.5, embedding="glove-6b-50d")
     assert clone(fresh).get_params()["embedding"] == "glove-6b-50d"
     assert CNNTextClassifier().get_params()["n_conv_layers"] == 3
+    assert params["bucket_by_length"] is False  # default: the batches of earlier results
+    bucketed = clone(fresh.set_params(bucket_by_length=True))
+    assert bucketed.get_params()["bucket_by_length"] is True
     restored = pickle.loads(pickle.dumps(fitted))  # what joblib caching needs
     texts = ["you idiot", "so nice"]
     np.testing.assert_array_equal(restored.predict_proba(texts), fitted.predict_proba(texts))
@@ -255,6 +258,7 @@ def test_errors_are_one_line(data, one_line):
         (dict(missing_vectors="mean"), "missing_vectors"),
         (dict(embedding="word2vec"), "embedding name"),
         (dict(embedding=42), "embedding must be"),
+        (dict(bucket_by_length="yes"), "bucket_by_length must be True or False"),
     ]:
         with pytest.raises((ValueError, TypeError)) as err:
             small(**kw).fit(X[:20], y[:20])
@@ -280,118 +284,78 @@ def test_linear_baseline_learns_and_factory_builds_both(data, one_line):
     assert "C must be" in one_line(err)
 
 
-# ----------------------------------------------------------------------------- Kim-CNN
-def small_kim(**kw) -> KimCNNClassifier:
-    params = dict(
-        n_filters=8,
-        batch_size=32,
-        max_epochs=8,
-        learning_rate=0.01,
-        random_state=0,
-        show_progress=False,
-        device="cpu",
+# ----------------------------------------------------------------------------- batches
+def seeded(seed: int = 0) -> torch.Generator:
+    return torch.Generator().manual_seed(seed)
+
+
+@pytest.mark.parametrize("bucket", [False, True])
+def test_epoch_batches_cover_every_training_row_once_per_epoch(bucket):
+    indices = np.array([17, 3, 9, 0, 12, 5, 20, 8, 1, 14, 6])  # a training subset of 21 rows
+    lengths = np.random.default_rng(0).integers(0, 30, size=21)
+    gen = seeded()
+    epochs = [
+        _epoch_batches(
+            indices, lengths, batch_size=3, generator=gen, bucket_by_length=bucket, chunk_batches=2
+        )
+        for _ in range(3)
+    ]
+    for batches in epochs:
+        assert sorted(np.concatenate(batches).tolist()) == sorted(indices.tolist())
+        assert sorted(len(b) for b in batches) == [2, 3, 3, 3]  # 11 rows: one short batch
+    assert [b.tolist() for b in epochs[0]] != [b.tolist() for b in epochs[1]]  # reshuffled
+    again = _epoch_batches(
+        indices, lengths, batch_size=3, generator=seeded(), bucket_by_length=bucket, chunk_batches=2
     )
-    return KimCNNClassifier(**(params | kw))
+    assert [b.tolist() for b in again] == [b.tolist() for b in epochs[0]]  # seeded
 
 
-@pytest.fixture(scope="module")
-def kim(data, kv):
-    (X, y), _ = data
-    return small_kim(embedding=kv, dropout=0.0).fit(X, y)
+def test_epoch_batches_without_bucketing_are_the_plain_shuffled_slices():
+    indices = np.arange(10, 30)
+    batches = _epoch_batches(indices, np.ones(30, dtype=int), batch_size=6, generator=seeded(4))
+    perm = indices[torch.randperm(20, generator=seeded(4)).numpy()]  # the loop before bucketing
+    assert [b.tolist() for b in batches] == [perm[i : i + 6].tolist() for i in range(0, 20, 6)]
 
 
-def test_kim_architecture_is_parallel_widths_and_one_logit(kim):
-    net = kim.model_
-    assert [c.kernel_size[0] for c in net.convs] == [3, 4, 5]
-    assert all(c.out_channels == 8 and c.in_channels == 8 for c in net.convs)
-    assert net.out.in_features == 3 * 8 and net.out.out_features == 1
-    assert not net.embedding.weight.requires_grad  # frozen vectors
-    default = KimCNNClassifier()
-    assert (default.kernel_sizes, default.n_filters, default.dropout) == ((3, 4, 5), 100, 0.5)
-    assert isinstance(default, CNNTextClassifier)
+def test_epoch_batches_sort_each_chunk_by_length_then_shuffle_the_batches():
+    lengths = np.arange(100, 0, -1)  # all distinct, so each chunk's batches are determined
+    batches = _epoch_batches(
+        np.arange(100), lengths, batch_size=4, generator=seeded(7),
+        bucket_by_length=True, chunk_batches=5,
+    )  # fmt: skip
+    perm = torch.randperm(100, generator=seeded(7)).numpy()  # the same first draw
+    expected = set()
+    for c in range(0, 100, 20):  # chunks of 5 batches x 4 rows of the shuffled rows
+        chunk = sorted(perm[c : c + 20].tolist(), key=lambda row: lengths[row])
+        expected |= {frozenset(chunk[b : b + 4]) for b in range(0, 20, 4)}
+    assert {frozenset(b.tolist()) for b in batches} == expected
+    for b in batches:  # rows inside a batch are in length order
+        assert lengths[b].tolist() == sorted(lengths[b].tolist())
+    first_rows = [min(b.tolist(), key=lambda row: lengths[row]) for b in batches]
+    by_chunk = [
+        next(c for c in range(5) if row in perm[20 * c : 20 * c + 20]) for row in first_rows
+    ]
+    assert by_chunk != sorted(by_chunk)  # batch order is shuffled across chunks
 
 
-def test_kim_learns_the_toy_task_on_frozen_vectors(data, kim, kv):
-    _, (X_test, y_test) = data
-    proba = kim.predict_proba(X_test)
-    assert proba.shape == (100, 2)
-    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
-    assert roc_auc_score(y_test, proba[:, 1]) > 0.95
-    assert (kim.predict(X_test) == y_test).mean() > 0.9
-    for word in ("idiot", "nice"):  # the frozen vectors are unchanged by training
-        row = kim.vocabulary_[word]
-        np.testing.assert_array_equal(kim.model_.embedding.weight[row].numpy(), kv[word])
+def test_bucketing_cuts_the_padding_of_uneven_texts():
+    lengths = np.random.default_rng(1).geometric(0.08, size=2000)  # tweet-like: mean ~12
+    cells = {}
+    for bucket in (False, True):
+        batches = _epoch_batches(
+            np.arange(2000), lengths, batch_size=50, generator=seeded(), bucket_by_length=bucket
+        )
+        cells[bucket] = sum(len(b) * lengths[b].max() for b in batches)
+    assert cells[True] < 0.6 * cells[False]
+    assert cells[True] >= lengths.sum()
 
 
-def test_kim_one_word_text_matches_the_wide_convolution_by_hand(kim):
-    """A 1-token text (shorter than every width) sees, for width k, k windows holding its
-    vector at each of the k filter positions: feature = max_j relu(W[:, :, j] @ e + b)."""
-    net = kim.model_
-    e = net.embedding.weight[kim.vocabulary_["idiot"]].numpy().astype(np.float64)
-    feats = []
-    for conv in net.convs:
-        W, b = conv.weight.detach().numpy(), conv.bias.detach().numpy()
-        per_position = np.einsum("fdj,d->fj", W, e) + b[:, None]  # (filters, k)
-        feats.append(np.maximum(per_position, 0).max(axis=1))
-    logit = net.out.weight.detach().numpy()[0] @ np.concatenate(feats) + net.out.bias.item()
-    assert kim.decision_function(["idiot"])[0] == pytest.approx(logit, abs=1e-5)
-
-
-def test_kim_score_does_not_depend_on_batch_or_padding(kim):
-    long_text = " ".join(["really"] * 40 + ["nice"])
-    for text in ("you are a moron", "idiot", "", "zebra"):  # short, 1 word, empty, unknown
-        alone = kim.decision_function([text])[0]
-        assert np.isfinite(alone)
-        batch = kim.decision_function([long_text, text, "kind", "so"])[1]
-        assert batch == pytest.approx(alone, abs=1e-5)
-
-
-def test_kim_same_seed_same_result_other_seed_differs(data, kv):
+def test_bucketed_fit_is_seeded_and_changes_only_the_batches(data):
     (X, y), (X_test, _) = data
-    a = small_kim(embedding=kv, max_epochs=2).fit(X, y)
-    b = small_kim(embedding=kv, max_epochs=2).fit(X, y)
+    a = small(bucket_by_length=True, max_epochs=3).fit(X, y)
+    b = small(bucket_by_length=True, max_epochs=3).fit(X, y)
     np.testing.assert_array_equal(a.predict_proba(X_test), b.predict_proba(X_test))
     pd.testing.assert_frame_equal(a.history_, b.history_)
-    c = small_kim(embedding=kv, max_epochs=2, random_state=1).fit(X, y)
-    assert not np.allclose(a.predict_proba(X_test), c.predict_proba(X_test))
-
-
-def test_kim_follows_sklearn_params_clone_and_pickle(kim):
-    params = kim.get_params()
-    assert "kernel_sizes" in params and "kernel_size" not in params
-    assert "dense_units" not in params and "pool_size" not in params
-    assert params["n_filters"] == 8 and params["batch_size"] == 32
-    fresh = clone(kim)
-    assert isinstance(fresh, KimCNNClassifier) and not hasattr(fresh, "model_")
-    fresh.set_params(kernel_sizes=(2, 7), embedding="glove-6b-50d")
-    assert clone(fresh).get_params()["kernel_sizes"] == (2, 7)
-    texts = ["you idiot", "so nice", ""]
-    restored = pickle.loads(pickle.dumps(kim))
-    np.testing.assert_array_equal(restored.predict_proba(texts), kim.predict_proba(texts))
-    made = make_classifier("kim", n_filters=5, embedding="glove-6b-50d")
-    assert isinstance(made, KimCNNClassifier) and made.get_params()["n_filters"] == 5
-
-
-def test_kim_other_widths_and_trainable_embedding(data):
-    (X, y), (X_test, y_test) = data
-    clf = small_kim(kernel_sizes=[2, 7], max_epochs=6).fit(X, y)
-    assert [c.kernel_size[0] for c in clf.model_.convs] == [2, 7]
-    assert clf.model_.embedding.weight.requires_grad
-    assert roc_auc_score(y_test, clf.predict_proba(X_test)[:, 1]) > 0.9
-    assert clf.predict_proba(["idiot", ""]).shape == (2, 2)  # shorter than width 7
-
-
-def test_kim_bad_params_are_one_line_errors(data, one_line):
-    (X, y), _ = data
-    for kw, words in [
-        (dict(kernel_sizes=()), "kernel_sizes must be"),
-        (dict(kernel_sizes="345"), "kernel_sizes must be"),
-        (dict(kernel_sizes=(3, 0)), "each of kernel_sizes"),
-        (dict(kernel_sizes=(3, 2.5)), "each of kernel_sizes"),
-        (dict(n_filters=0), "n_filters"),
-        (dict(dropout=1.0), "dropout"),
-        (dict(batch_size=0), "batch_size"),
-    ]:
-        with pytest.raises((ValueError, TypeError)) as err:
-            small_kim(**kw).fit(X[:20], y[:20])
-        assert words in one_line(err)
+    plain = small(max_epochs=3).fit(X, y)
+    assert not np.array_equal(a.history_["train_loss"], plain.history_["train_loss"])
+    assert a.vocabulary_ == plain.vocabulary_  # same vocabulary and split, other batches

@@ -1,5 +1,5 @@
-"""Text classifiers over word vectors: the CNN of Dixon et al. (2018), Kim's (2014) CNN, and a
-linear baseline.
+"""Text classifiers over word vectors: the CNN of Dixon et al. (2018) and a linear baseline;
+Kim's (2014) CNN is in :mod:`nlpbias.models.kim` and importable from here.
 
 :class:`CNNTextClassifier` re-implements, in torch, the Keras model of the paper's code
 (``unintended_ml_bias/model_tool.py`` in conversationai/unintended-ml-bias-analysis):
@@ -21,11 +21,9 @@ masked, so a text's score does not depend on the other texts in its batch. Weigh
 torch's default initialisation (Keras: Glorot uniform, zero biases; on Davidson's tweets both gave
 the same AUC within seed noise).
 
-:class:`KimCNNClassifier` is Kim's (2014) sentence CNN (used by Katô & Miyao for hate-speech
-detection on frozen embeddings): parallel convolutions of widths 3, 4 and 5 with 100 filters
-each → ReLU → max-over-time pooling → concatenation → dropout 0.5 → one logit. It shares the
-vocabulary, embedding, masking, training loop and scikit-learn API of :class:`CNNTextClassifier`
-(see its docstring for what differs from Kim's paper).
+:class:`~nlpbias.models.kim.KimCNNClassifier` (Kim's sentence CNN, widths 3/4/5 × 100 filters)
+subclasses :class:`CNNTextClassifier`: same vocabulary, embedding, masking, training loop
+(including the optional length-bucketed training batches) and scikit-learn API.
 
 :func:`linear_baseline` is a TF-IDF + logistic-regression pipeline for smoke runs and comparisons.
 """
@@ -38,7 +36,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -57,6 +55,9 @@ from nlpbias.progress import progress
 from nlpbias.repro import rng
 from nlpbias.text import tokenize
 
+if TYPE_CHECKING:
+    from nlpbias.models.kim import KimCNNClassifier
+
 __all__ = [
     "PAD",
     "UNK",
@@ -70,6 +71,22 @@ PAD, UNK = "<pad>", "<unk>"
 #: Dimension of the trainable embedding used when ``embedding=None``.
 RANDOM_EMBEDDING_DIM = 50
 _NAMED_EMBEDDINGS = ("glove-6b-50d",)
+#: With ``bucket_by_length``, texts are sorted by length within chunks of this many batches.
+BUCKET_CHUNK_BATCHES = 50
+
+
+def __getattr__(name: str) -> Any:
+    # KimCNNClassifier lives in nlpbias.models.kim, which imports this module: import it on
+    # first use (``from nlpbias.models.classifiers import KimCNNClassifier``) to avoid a cycle.
+    if name == "KimCNNClassifier":
+        from nlpbias.models.kim import KimCNNClassifier
+
+        return KimCNNClassifier
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
 
 
 # --------------------------------------------------------------------------- input checks
@@ -153,45 +170,47 @@ class _CNN(nn.Module):
         return self.out(hidden).squeeze(1)
 
 
-class _KimCNN(nn.Module):
-    """Embedding → parallel (wide conv of width k → ReLU → mask → max over time) → concat →
-    dropout → logit."""
+def _epoch_batches(
+    indices: np.ndarray,
+    lengths: np.ndarray,
+    *,
+    batch_size: int,
+    generator: torch.Generator,
+    bucket_by_length: bool = False,
+    chunk_batches: int = BUCKET_CHUNK_BATCHES,
+) -> list[np.ndarray]:
+    """One epoch's training batches: rows of ``indices`` in seeded random order.
 
-    def __init__(
-        self,
-        embedding: nn.Embedding,
-        *,
-        kernel_sizes: tuple[int, ...],
-        n_filters: int,
-        dropout: float,
-    ) -> None:
-        super().__init__()
-        self.embedding = embedding
-        dim = embedding.embedding_dim
-        # padding k - 1 on both sides: every window that overlaps the text is computed, so a
-        # text shorter than k still gets k - 1 + length windows (zero vectors fill the rest).
-        self.convs = nn.ModuleList(
-            nn.Conv1d(dim, n_filters, k, padding=k - 1) for k in kernel_sizes
-        )
-        self.dropout = nn.Dropout(dropout)
-        self.out = nn.Linear(n_filters * len(kernel_sizes), 1)
+    ``indices`` is shuffled with ``generator`` and cut into batches of ``batch_size`` (the last
+    one may be smaller). With ``bucket_by_length``, the shuffled rows are first cut into chunks
+    of ``chunk_batches * batch_size``, each chunk is sorted by ``lengths[row]`` (stable, so equal
+    lengths keep their random order), the chunks are cut into batches, and the order of all
+    batches is shuffled with ``generator``: batches hold texts of similar length, so they need
+    little padding, while the chunks keep them random. Every row appears exactly once.
 
-    def features(self, ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        x = self.embedding(ids).transpose(1, 2)  # (batch, dim, width); <pad> rows are zero
-        pooled = []
-        for conv in self.convs:
-            h = F.relu(conv(x))  # (batch, n_filters, width + k - 1)
-            # Output j reads inputs j-k+1..j: it overlaps the text iff j < length + k - 1.
-            # Later windows read batch padding only; zero them (values are >= 0 after ReLU,
-            # so a zero never wins the max), then the score does not depend on the batch.
-            k = conv.kernel_size[0]
-            positions = torch.arange(h.shape[2], device=h.device)
-            h = h * (positions[None, :] < (lengths + k - 1)[:, None]).unsqueeze(1).to(h.dtype)
-            pooled.append(h.amax(dim=2))
-        return torch.cat(pooled, dim=1)
+    Without bucketing, the draws from ``generator`` and the batches are exactly those of the
+    loop before bucketing existed (results of earlier runs do not change).
 
-    def forward(self, ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        return self.out(self.dropout(self.features(ids, lengths))).squeeze(1)
+    >>> gen = torch.Generator().manual_seed(0)
+    >>> lengths = np.array([1, 9, 2, 8, 3, 7])
+    >>> batches = _epoch_batches(np.arange(6), lengths, batch_size=2, generator=gen,
+    ...                          bucket_by_length=True, chunk_batches=3)
+    >>> sorted(np.concatenate(batches).tolist())  # every row once
+    [0, 1, 2, 3, 4, 5]
+    >>> sorted(sorted(lengths[b].tolist()) for b in batches)  # one chunk, sorted by length
+    [[1, 2], [3, 7], [8, 9]]
+    """
+    perm = indices[torch.randperm(len(indices), generator=generator).numpy()]
+    if not bucket_by_length:
+        return [perm[b : b + batch_size] for b in range(0, len(perm), batch_size)]
+    chunk = batch_size * chunk_batches
+    batches = []
+    for c in range(0, len(perm), chunk):
+        part = perm[c : c + chunk]
+        part = part[np.argsort(lengths[part], kind="stable")]
+        batches += [part[b : b + batch_size] for b in range(0, len(part), batch_size)]
+    order = torch.randperm(len(batches), generator=generator).numpy()
+    return [batches[i] for i in order]
 
 
 @contextlib.contextmanager
@@ -252,6 +271,13 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
         still tell them apart; or zeros, as in the paper's code. ``<unk>`` and ``<pad>`` are
         always zero. Ignored when ``embedding`` is None.
     batch_size, max_epochs : int, default 128, 20
+    bucket_by_length : bool, default False
+        Train on batches of texts of similar length: each epoch, the shuffled training texts
+        are cut into chunks of 50 batches, each chunk is sorted by length and cut into
+        batches, and the batches are shuffled (all seeded). Less padding, so faster epochs on
+        texts of uneven length; predictions do not depend on it (padding is masked), the
+        trained weights do, slightly, as the batches differ. The default keeps the batches
+        (and so the results) of this class from before the option existed.
     patience : int, default 2
         Stop after this many epochs without a lower validation loss; the weights of the best
         epoch are restored.
@@ -319,6 +345,7 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
         dense_units: int = 128,
         missing_vectors: Literal["random", "zeros"] = "random",
         batch_size: int = 128,
+        bucket_by_length: bool = False,
         max_epochs: int = 20,
         patience: int = 2,
         validation_fraction: float = 0.1,
@@ -340,6 +367,7 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
         self.dense_units = dense_units
         self.missing_vectors = missing_vectors
         self.batch_size = batch_size
+        self.bucket_by_length = bucket_by_length
         self.max_epochs = max_epochs
         self.patience = patience
         self.validation_fraction = validation_fraction
@@ -385,8 +413,9 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"missing_vectors must be 'random' or 'zeros', got {self.missing_vectors!r}"
             )
-        if not isinstance(self.lowercase, bool):
-            raise TypeError(f"lowercase must be True or False, got {self.lowercase!r}")
+        for name in ("lowercase", "bucket_by_length"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}")
 
     def _keyed_vectors(self) -> Any:
         emb = self.embedding
@@ -520,16 +549,21 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
             for epoch in bar:
                 model.train()
                 total = 0.0
-                perm = train_idx[torch.randperm(len(train_idx), generator=order_gen).numpy()]
-                for b in range(0, len(perm), self.batch_size):
-                    idx = perm[b : b + self.batch_size]
+                batches = _epoch_batches(
+                    train_idx,
+                    lengths,
+                    batch_size=self.batch_size,
+                    generator=order_gen,
+                    bucket_by_length=self.bucket_by_length,
+                )
+                for idx in batches:
                     logits = model(*self._batch(ids, lengths, idx, device))
                     loss = F.binary_cross_entropy_with_logits(logits, target_t[idx])
                     optimiser.zero_grad()
                     loss.backward()
                     optimiser.step()
                     total += loss.item() * len(idx)
-                train_loss = total / len(perm)
+                train_loss = total / len(train_idx)
                 val_loss = float("nan")
                 if len(val_idx):
                     val_logits = self._logits(model, ids, lengths, val_idx, device)
@@ -628,112 +662,6 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[(self.predict_proba(X)[:, 1] >= 0.5).astype(int)]
 
 
-# --------------------------------------------------------------------------- Kim-CNN
-class KimCNNClassifier(CNNTextClassifier):
-    """Kim's (2014) sentence CNN over (by default frozen) word vectors, with scikit-learn's API.
-
-    Architecture: for each width ``k`` in ``kernel_sizes``, ``n_filters`` convolution filters
-    of width ``k`` → ReLU → max over time; the pooled features of all widths are concatenated
-    (3 × 100 = 300 by default) → dropout → one logit (Kim: a softmax; the same model for two
-    classes). With a ``KeyedVectors`` as ``embedding`` this is Kim's *CNN-static*, the setting
-    Katô & Miyao use for hate-speech detection.
-
-    Everything else — vocabulary, frozen embedding and missing vectors, masking of padding,
-    binary cross-entropy, Adam, early stopping on a held-out validation loss with the best
-    weights restored, seeding, threads, attributes — is :class:`CNNTextClassifier`'s; see its
-    docstring for those parameters and attributes.
-
-    Differences from Kim's paper, deliberate: Adam (learning rate 1e-3) and early stopping
-    instead of Adadelta with a fixed number of epochs; no max-norm (s = 3) constraint on the
-    output weights; missing words get N(0, s²) vectors (Kim: U(−0.25, 0.25)). Convolutions are
-    *wide*: a filter of width ``k`` sees every window that overlaps the text, the text being
-    padded with ``k − 1`` zero vectors on both sides (Kim's code pads every width with
-    ``max(widths) − 1`` zeros, which only adds all-zero windows). So texts shorter than the
-    widest filter, even empty ones, are scored; windows reading only batch padding are masked,
-    so a text's score does not depend on the other texts in its batch.
-
-    Parameters
-    ----------
-    embedding : None, str or gensim KeyedVectors, default None
-        As in :class:`CNNTextClassifier` (frozen when given).
-    kernel_sizes : tuple of int, default (3, 4, 5)
-        Filter widths, one parallel convolution per width.
-    n_filters : int, default 100
-        Filters per width.
-    dropout : float, default 0.5
-        Dropout on the concatenated pooled features.
-    vocab_size, max_length, missing_vectors, batch_size, max_epochs, patience,
-    validation_fraction, learning_rate, lowercase, device, n_threads, random_state,
-    show_progress
-        As in :class:`CNNTextClassifier` (same defaults; ``batch_size`` 50 as in Kim).
-
-    Examples
-    --------
-    >>> texts = ["you idiot", "have a nice day", "idiot troll", "nice"] * 10
-    >>> clf = KimCNNClassifier(n_filters=4, max_epochs=2, random_state=0, show_progress=False)
-    >>> clf.fit(texts, [1, 0, 1, 0] * 10).predict_proba(["idiot"]).shape
-    (1, 2)
-    """
-
-    _label = "Kim-CNN"
-
-    def __init__(
-        self,
-        *,
-        embedding: Any = None,
-        vocab_size: int = 10_000,
-        max_length: int = 250,
-        kernel_sizes: tuple[int, ...] = (3, 4, 5),
-        n_filters: int = 100,
-        dropout: float = 0.5,
-        missing_vectors: Literal["random", "zeros"] = "random",
-        batch_size: int = 50,
-        max_epochs: int = 20,
-        patience: int = 2,
-        validation_fraction: float = 0.1,
-        learning_rate: float = 1e-3,
-        lowercase: bool = True,
-        device: str = "auto",
-        n_threads: int | None = 1,
-        random_state: None | int | np.random.Generator = None,
-        show_progress: bool = True,
-    ) -> None:
-        self.embedding = embedding
-        self.vocab_size = vocab_size
-        self.max_length = max_length
-        self.kernel_sizes = kernel_sizes
-        self.n_filters = n_filters
-        self.dropout = dropout
-        self.missing_vectors = missing_vectors
-        self.batch_size = batch_size
-        self.max_epochs = max_epochs
-        self.patience = patience
-        self.validation_fraction = validation_fraction
-        self.learning_rate = learning_rate
-        self.lowercase = lowercase
-        self.device = device
-        self.n_threads = n_threads
-        self.random_state = random_state
-        self.show_progress = show_progress
-
-    def _check_network_params(self) -> None:
-        sizes = self.kernel_sizes
-        if isinstance(sizes, str) or not isinstance(sizes, Sequence) or not sizes:
-            raise ValueError(f"kernel_sizes must be a non-empty tuple of ints, got {sizes!r}")
-        for k in sizes:
-            _check_int(k, "each of kernel_sizes", 1)
-        _check_int(self.n_filters, "n_filters", 1)
-        _check_fraction(self.dropout, "dropout", allow_zero=True)
-
-    def _make_network(self, embedding: nn.Embedding) -> nn.Module:
-        return _KimCNN(
-            embedding,
-            kernel_sizes=tuple(int(k) for k in self.kernel_sizes),
-            n_filters=self.n_filters,
-            dropout=self.dropout,
-        )
-
-
 # --------------------------------------------------------------------------- linear baseline
 def linear_baseline(
     *,
@@ -792,7 +720,8 @@ def linear_baseline(
 
 def make_classifier(kind: Literal["cnn", "kim", "linear"] = "cnn", **kwargs: Any) -> Any:
     """A fresh classifier by name: ``"cnn"`` (:class:`CNNTextClassifier`, Dixon et al.),
-    ``"kim"`` (:class:`KimCNNClassifier`) or ``"linear"`` (:func:`linear_baseline`).
+    ``"kim"`` (:class:`~nlpbias.models.kim.KimCNNClassifier`) or ``"linear"``
+    (:func:`linear_baseline`).
 
     Parameters
     ----------
@@ -814,6 +743,8 @@ def make_classifier(kind: Literal["cnn", "kim", "linear"] = "cnn", **kwargs: Any
     if kind == "cnn":
         return CNNTextClassifier(**kwargs)
     if kind == "kim":
+        from nlpbias.models.kim import KimCNNClassifier
+
         return KimCNNClassifier(**kwargs)
     if kind == "linear":
         return linear_baseline(**kwargs)
