@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from nlpbias.cache import cached
@@ -53,6 +54,8 @@ __all__ = [
     "reported_table",
     "run_study",
     "scores_frame",
+    "alignment_summary",
+    "wordset_table",
 ]
 
 logger = logging.getLogger(__name__)
@@ -103,8 +106,12 @@ FAMILIES: dict[str, Family] = {
 }
 
 _ALGORITHMS = ("word2vec", "fasttext")
+#: Pretrained embeddings usable as the original of a family (no corpus: Attract-Repel only).
+PRETRAINED = {"glove-6b-50d": "glove"}
 _MODSETS = ("extracted", "weat")
 _METRICS = ("precision", "recall", "f1")
+#: Gap prefix in :func:`nlpbias.tasks.hsd.hsd_gaps` for each bias of the HSD families.
+_HSD_GAP = {"gender": "gender", "race": "dialect"}
 
 
 def _families(names: Iterable[str]) -> list[Family]:
@@ -177,29 +184,33 @@ def _evaluation_sets(family: Family, modset: str | None) -> dict[str, str]:
 
 
 @cached
-def _corpus_sentences(corpus: str, max_docs: int | None, split: bool) -> list[list[str]]:
+def _corpus_sentences(spec: str, max_docs: int | None, split: bool) -> list[list[str]]:
     from nlpbias import text
     from nlpbias.models.training import iter_corpus
 
-    name = "gutenberg:1" if corpus == "gutenberg" else corpus
-    return text.sentences(iter_corpus(name, max_docs=max_docs), lowercase=True, split=split)
+    return text.sentences(iter_corpus(spec, max_docs=max_docs), lowercase=True, split=split)
 
 
 def corpus_for(corpus: str, *, max_docs: int | None = None) -> list[list[str]]:
-    """Token lists of a family corpus, lower-cased (cached).
+    """Token lists of a corpus of the study, lower-cased (cached).
 
-    ``"gutenberg"``: part 1 of the Gutenberg subset, one token list per **sentence** (the paper
-    splits Wikipedia into sentences so that balancing can drop single sentences);
-    ``"tweets"``: one token list per tweet (the paper: "we regard a tweet as a sentence").
-    ``max_docs`` limits the number of paragraphs or tweets read.
+    Any name of :data:`nlpbias.models.training.CORPORA`: ``"gutenberg"`` (part 1 of the
+    Gutenberg subset) and ``"wiki_summaries"`` give one token list per **sentence** (the paper
+    splits Wikipedia into sentences so that balancing can drop single sentences); ``"tweets"``
+    gives one token list per tweet (the paper: "we regard a tweet as a sentence"). ``max_docs``
+    limits the number of paragraphs, summaries or tweets read. The cache key holds the
+    resolved corpus (for ``"tweets"``: the sources the data home holds).
 
     Examples
     --------
-    >>> sents = corpus_for("gutenberg", max_docs=10)  # doctest: +SKIP
+    >>> sents = corpus_for("wiki_summaries", max_docs=2)
+    >>> all(isinstance(t, str) for s in sents for t in s), len(sents) > 2
+    (True, True)
     """
-    if corpus not in ("gutenberg", "tweets"):
-        raise ValueError(f"corpus must be 'gutenberg' or 'tweets', got {corpus!r}")
-    return _corpus_sentences(corpus, max_docs, corpus == "gutenberg")
+    from nlpbias.models.training import resolve_corpus
+
+    spec = resolve_corpus(corpus)
+    return _corpus_sentences(spec, max_docs, not spec.startswith("tweets"))
 
 
 # --------------------------------------------------------------------------- the grid
@@ -225,6 +236,7 @@ def embedding_grid(
     balance_p: Sequence[float] = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
     attract_repel: Mapping[str, Sequence[float]] | None = None,
     modes: Sequence[str] = ("debias", "overbias"),
+    corpora: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """The embeddings of the study, as a list of specification dicts.
 
@@ -232,7 +244,11 @@ def embedding_grid(
     modification set: dataset balancing at every ``p`` and mode, and Attract-Repel at every point
     of the ``attract_repel`` grid (keys ``delta_sim``, ``delta_ant``, ``reg``; the paper's
     Appendix O: {0, 1} × {0, 1} × {0.1, 0.05, 0.01}) and mode. The paper's full grid gives
-    1 + 20 + 24 = 45 embeddings per (family, algorithm, modification set).
+    1 + 20 + 24 = 45 embeddings per (family, algorithm, modification set). ``corpora`` replaces
+    the training corpus of a family (e.g. ``{"coref": "wiki_summaries"}``), or names a
+    pretrained embedding of :data:`PRETRAINED` (``{"coref": "glove-6b-50d"}``, no data home
+    needed): that family then has one original (algorithm ``"glove"``) and Attract-Repel
+    variants only, since balancing needs a corpus to retrain on.
 
     Returns
     -------
@@ -252,6 +268,7 @@ def embedding_grid(
     5
     """
     fams = _families(families)
+    corpus_of = {f.name: (corpora or {}).get(f.name, f.corpus) for f in fams}
     bad = [a for a in algorithms if a not in _ALGORITHMS] + [
         m for m in modsets if m not in _MODSETS
     ]
@@ -270,24 +287,40 @@ def embedding_grid(
             f"attract_repel must have the keys delta_sim, delta_ant, reg; got {sorted(ar)}"
         )
     specs: list[dict[str, Any]] = []
-    for corpus in dict.fromkeys(f.corpus for f in fams):
-        for alg in algorithms:
-            specs.append({"corpus": corpus, "algorithm": alg, "method": "original"})
-    for fam, alg, modset in itertools.product(fams, algorithms, modsets):
-        common = {"corpus": fam.corpus, "algorithm": alg, "family": fam.name, "modset": modset}
-        for mode, p in itertools.product(modes, balance_p):
-            specs.append({**common, "method": "balance", "mode": mode, "p": float(p)})
-        for mode, s, a, r in itertools.product(modes, ar["delta_sim"], ar["delta_ant"], ar["reg"]):
+
+    def algs(corpus: str) -> list[str]:
+        return [PRETRAINED[corpus]] if corpus in PRETRAINED else list(algorithms)
+
+    for corpus in dict.fromkeys(corpus_of.values()):
+        for alg in algs(corpus):
+            served = [f.name for f in fams if corpus_of[f.name] == corpus]
             specs.append(
-                {
-                    **common,
-                    "method": "attract_repel",
-                    "mode": mode,
-                    "delta_sim": float(s),
-                    "delta_ant": float(a),
-                    "reg": float(r),
-                }
+                {"corpus": corpus, "algorithm": alg, "method": "original", "families": served}
             )
+    for fam, modset in itertools.product(fams, modsets):
+        for alg in algs(corpus_of[fam.name]):
+            common = {
+                "corpus": corpus_of[fam.name],
+                "algorithm": alg,
+                "family": fam.name,
+                "modset": modset,
+            }
+            pretrained = corpus_of[fam.name] in PRETRAINED
+            for mode, p in itertools.product(modes, [] if pretrained else balance_p):
+                specs.append({**common, "method": "balance", "mode": mode, "p": float(p)})
+            for mode, s, a, r in itertools.product(
+                modes, ar["delta_sim"], ar["delta_ant"], ar["reg"]
+            ):
+                specs.append(
+                    {
+                        **common,
+                        "method": "attract_repel",
+                        "mode": mode,
+                        "delta_sim": float(s),
+                        "delta_ant": float(a),
+                        "reg": float(r),
+                    }
+                )
     for spec in specs:
         spec["id"] = _spec_id(spec)
     return [{"id": s.pop("id"), **s} for s in specs]
@@ -308,6 +341,16 @@ def build_embedding(spec: Mapping[str, Any], *, corpus_options: Mapping[str, Any
     from nlpbias.models.training import train_embedding
 
     opts = dict(corpus_options)
+    if spec["corpus"] in PRETRAINED:
+        if spec["method"] == "balance":
+            raise ValueError(
+                f"balancing needs a training corpus, but {spec['corpus']!r} is a pretrained "
+                "embedding; use a corpus such as 'gutenberg' or drop balance_p"
+            )
+        from nlpbias.models.embeddings import load_embeddings
+
+        kv = load_embeddings([spec["corpus"]])[spec["corpus"]]
+        return _attract_repel(kv, spec, opts) if spec["method"] == "attract_repel" else kv
     max_docs = opts.pop("max_docs", {}).get(spec["corpus"])
     sentences = corpus_for(spec["corpus"], max_docs=max_docs)
     if spec["method"] == "balance":
@@ -325,21 +368,22 @@ def build_embedding(spec: Mapping[str, Any], *, corpus_options: Mapping[str, Any
     kv = train_embedding(
         sentences, algorithm=spec["algorithm"], show_progress=False, workers=1, **opts
     )
-    if spec["method"] == "attract_repel":
-        from nlpbias.attract_repel import attract_repel
+    return _attract_repel(kv, spec, opts) if spec["method"] == "attract_repel" else kv
 
-        query = _modification_query(FAMILIES[spec["family"]], spec["modset"])
-        kv = attract_repel(
-            kv,
-            query,
-            mode=spec["mode"],
-            delta_sim=spec["delta_sim"],
-            delta_ant=spec["delta_ant"],
-            reg=spec["reg"],
-            random_state=opts.get("random_state", 0),
-            show_progress=False,
-        )
-    return kv
+
+def _attract_repel(kv: Any, spec: Mapping[str, Any], opts: Mapping[str, Any]) -> Any:
+    from nlpbias.attract_repel import attract_repel
+
+    return attract_repel(
+        kv,
+        _modification_query(FAMILIES[spec["family"]], spec["modset"]),
+        mode=spec["mode"],
+        delta_sim=spec["delta_sim"],
+        delta_ant=spec["delta_ant"],
+        reg=spec["reg"],
+        random_state=opts.get("random_state", 0),
+        show_progress=False,
+    )
 
 
 def _intrinsic(kv: Any, wordset: str, *, ddof: int, rnsb_runs: int, max_missing: float) -> dict:
@@ -366,8 +410,13 @@ def _extrinsic(task: str, kv: Any, seed: int, params: Mapping[str, Any]) -> dict
         from nlpbias.tasks.hsd import evaluate_hsd
 
         out = evaluate_hsd(kv, random_state=seed, **params)
-    gaps = out["gaps"]
-    return {str(k): float(v) for k, v in gaps.items()}
+    flat = {str(k): float(v) for k, v in out["gaps"].items()}
+    if task == "coref":  # how good the model is, beside how biased
+        for group in ("overall", "masculine", "feminine"):
+            flat[f"task_f1_{group}"] = float(out["gap"].loc[group, "f1"])
+    else:
+        flat["task_f1_overall"] = float(out["overall"]["f1"])
+    return flat
 
 
 def evaluate_embedding(
@@ -376,7 +425,6 @@ def evaluate_embedding(
     corpus_options: Mapping[str, Any],
     seeds: Sequence[int],
     task_options: Mapping[str, Mapping[str, Any]] | None = None,
-    families: Sequence[str] = tuple(FAMILIES),
     ddof: int = 0,
     rnsb_runs: int = 10,
     max_missing: float = 0.5,
@@ -386,7 +434,8 @@ def evaluate_embedding(
     Parameters
     ----------
     spec : dict
-        One entry of :func:`embedding_grid`.
+        One entry of :func:`embedding_grid`; an original embedding is scored for each family
+        in its ``families``.
     corpus_options : dict
         See :func:`build_embedding`.
     seeds : list of int
@@ -394,9 +443,6 @@ def evaluate_embedding(
         original embedding, one for the others).
     task_options : dict, optional
         Keyword arguments per task (``{"coref": {...}, "hsd": {...}}``).
-    families : list of str
-        The families of the study; the original embedding of a corpus is scored for each of
-        its families.
     ddof : int, default 0
         WEAT's standard-deviation convention (0: Katô & Miyao / WEFE).
     rnsb_runs : int, default 10
@@ -415,7 +461,7 @@ def evaluate_embedding(
     kv = build_embedding(spec, corpus_options=corpus_options)
     built = time.perf_counter() - start
     if spec["method"] == "original":
-        fams = [f for f in _families(families) if f.corpus == spec["corpus"]]
+        fams = _families(spec["families"])
     else:
         fams = [FAMILIES[spec["family"]]]
     intrinsic = []
@@ -443,6 +489,41 @@ def evaluate_embedding(
     }
 
 
+#: Modules whose code decides an evaluation's result; their bytes are part of the cache key.
+_CODE = (
+    "experiments/intrinsic_extrinsic.py",
+    "tasks/coref.py",
+    "tasks/hsd.py",
+    "models/kim.py",
+    "models/classifiers.py",
+    "models/training.py",
+    "attract_repel.py",
+    "mitigation/corpus.py",
+    "metrics/intrinsic.py",
+    "metrics/rnsb.py",
+    "metrics/query.py",
+    "data/synthetic_coref.py",
+)
+
+
+def _code_fingerprint() -> str:
+    import hashlib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for rel in _CODE:
+        h.update(rel.encode())
+        h.update((root / rel).read_bytes())
+    return h.hexdigest()[:16]
+
+
+@cached
+def _evaluate_cached(fingerprint: str, **kwargs: Any) -> dict[str, Any]:
+    """:func:`evaluate_embedding`, cached on disk; ``fingerprint`` ties the entry to the code."""
+    return evaluate_embedding(**kwargs)
+
+
 def run_study(
     grid: Sequence[Mapping[str, Any]],
     *,
@@ -458,22 +539,24 @@ def run_study(
     """Evaluate every embedding of ``grid`` through :func:`nlpbias.sweep.run_sweep`.
 
     Original embeddings are built first (Attract-Repel and the balancing baselines reuse them
-    from the cache), then the modified ones. ``kwargs`` go to :func:`evaluate_embedding`.
+    from the cache), then the modified ones. ``kwargs`` go to :func:`evaluate_embedding`. Each
+    evaluation is cached on disk, keyed by its arguments and a hash of the code that computes
+    it (this module, the tasks, the models and the metrics), so re-running the chapter after an
+    edit to its prose costs nothing.
     """
     from nlpbias.sweep import run_sweep
 
-    families = sorted({s["family"] for s in grid if "family" in s}) or list(FAMILIES)
     common = {
         "corpus_options": dict(corpus_options),
         "task_options": {k: dict(v) for k, v in (task_options or {}).items()},
-        "families": families,
         **kwargs,
     }
+    common["fingerprint"] = _code_fingerprint()
     originals = [s for s in grid if s["method"] == "original"]
     modified = [s for s in grid if s["method"] != "original"]
     tasks = [{"spec": s, "seeds": list(seeds_original), **common} for s in originals]
     out = run_sweep(
-        evaluate_embedding,
+        _evaluate_cached,
         tasks,
         executor=executor,
         n_jobs=n_jobs,
@@ -482,7 +565,7 @@ def run_study(
     )
     tasks = [{"spec": s, "seeds": list(seeds_modified), **common} for s in modified]
     out += run_sweep(
-        evaluate_embedding,
+        _evaluate_cached,
         tasks,
         executor=executor,
         n_jobs=n_jobs,
@@ -527,10 +610,10 @@ def _extrinsic_columns(family: Family, frame: pd.DataFrame) -> dict[tuple[str, s
     out = {}
     for view in family.views:
         for metric in _METRICS:
-            if family.task == "coref":
-                col = f"extrinsic:{view}_{metric}"
-            else:
-                col = f"extrinsic:{family.bias}_{metric}"
+            if family.task == "coref":  # nlpbias.tasks.coref.winobias_gaps: type1_f1, ...
+                col = f"extrinsic:{view.removeprefix('winobias_')}_{metric}"
+            else:  # nlpbias.tasks.hsd names the race gap after the dialect groups
+                col = f"extrinsic:{_HSD_GAP[family.bias]}_{metric}"
             if col in frame.columns:
                 out[(view, metric)] = col
     return out
@@ -629,14 +712,18 @@ def reported_table() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def paper_table(corr: pd.DataFrame, *, bias: str, algorithm: str) -> pd.DataFrame:
+def paper_table(
+    corr: pd.DataFrame, *, bias: str, algorithm: str, paper_algorithm: str | None = None
+) -> pd.DataFrame:
     """Our ρ (and p) beside the paper's, laid out like the paper's Table 3/4/5/6.
 
     Rows: (view, metric); columns: (wordset, intrinsic, what) with ``what`` in
     ``rho``, ``paper rho``, ``p``, ``paper p``. Cells the paper does not have are NaN.
+    ``paper_algorithm`` picks the paper's table when ours has no counterpart (e.g. the
+    pretrained ``"glove"`` of the demo beside the paper's ``"word2vec"``).
     """
     rep = reported_table()
-    rep = rep[(rep["bias"] == bias) & (rep["algorithm"] == algorithm)]
+    rep = rep[(rep["bias"] == bias) & (rep["algorithm"] == (paper_algorithm or algorithm))]
     ours = corr[(corr["bias"] == bias) & (corr["algorithm"] == algorithm)]
     keys = ["view", "metric", "wordset", "intrinsic"]
     paper = rep.pivot_table(index=keys, columns="statistic", values="value")
@@ -654,3 +741,63 @@ def paper_table(corr: pd.DataFrame, *, bias: str, algorithm: str) -> pd.DataFram
         if (w, i, s) in wide.columns
     ]
     return wide[cols]
+
+
+def wordset_table(families: Sequence[str] = tuple(FAMILIES)) -> pd.DataFrame:
+    """The word sets of the study (the paper's Table 1): roles, names and sizes.
+
+    Examples
+    --------
+    >>> t = wordset_table(["coref"])
+    >>> t.loc[t.wordset == "extracted", ["T1", "A1"]].values.tolist()
+    [['male_occupations (20)', 'male (2)']]
+    """
+    from nlpbias.data.wordsets import load_wordset
+    from nlpbias.metrics.query import as_query
+
+    rows = []
+    for fam in _families(families):
+        for column, name in _evaluation_sets(fam, None).items():
+            q = as_query(load_wordset(name))
+            row = {"family": fam.name, "bias": fam.bias, "wordset": column, "file": name}
+            for role, names, sets in (
+                ("T", q.target_names, q.targets),
+                ("A", q.attribute_names, q.attributes),
+            ):
+                for i in range(2):
+                    row[f"{role}{i + 1}"] = f"{names[i]} ({len(sets[i])})"
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def alignment_summary(corr: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
+    """Does aligning the word sets make WEAT predictive? One row per family and algorithm.
+
+    Over the F1 rows of the correlation table: the median ρ of WEAT with the extracted
+    (aligned) word sets, the median ρ of WEAT with the generic WEAT sets, the same for RNSB,
+    and the share of cells with ``pvalue < alpha`` for each.
+
+    Examples
+    --------
+    >>> corr = pd.DataFrame({"family": "coref", "algorithm": "w2v", "metric": "f1",
+    ...     "wordset": ["extracted", "weat6"], "intrinsic": "weat", "rho": [0.9, 0.1],
+    ...     "pvalue": [0.001, 0.6]})
+    >>> alignment_summary(corr)[["weat_extracted_rho", "weat_generic_rho"]].values.tolist()
+    [[0.9, 0.1]]
+    """
+    f1 = corr[corr["metric"] == "f1"]
+    rows = []
+    for (fam, alg), block in f1.groupby(["family", "algorithm"], sort=False):
+        row: dict[str, Any] = {"family": fam, "algorithm": alg}
+        for intrinsic in ("weat", "rnsb"):
+            sub = block[block["intrinsic"] == intrinsic]
+            aligned = sub["wordset"] == "extracted"
+            for kind, part in (("extracted", sub[aligned]), ("generic", sub[~aligned])):
+                row[f"{intrinsic}_{kind}_rho"] = (
+                    float(part["rho"].median()) if len(part) else np.nan
+                )
+                row[f"{intrinsic}_{kind}_significant"] = (
+                    float((part["pvalue"] < alpha).mean()) if len(part) else np.nan
+                )
+        rows.append(row)
+    return pd.DataFrame(rows)
