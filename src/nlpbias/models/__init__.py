@@ -14,6 +14,7 @@ import pandas as pd
 
 __all__ = [
     "CNNTextClassifier",
+    "KimCNNClassifier",
     "MINILM_NAME",
     "available_models",
     "describe_embeddings",
@@ -30,6 +31,7 @@ __all__ = [
     "minilm_path",
     "resolve_device",
     "resolve_model",
+    "train_embedding",
     "train_fasttext",
     "train_word2vec",
 ]
@@ -51,6 +53,8 @@ _LAZY = {
     "train_fasttext": "training",
     "train_word2vec": "training",
     "CNNTextClassifier": "classifiers",
+    "KimCNNClassifier": "kim",
+    "train_embedding": "training",
     "linear_baseline": "classifiers",
     "make_classifier": "classifiers",
 }
