@@ -119,3 +119,25 @@ def test_paper_table_puts_our_rho_beside_the_papers() -> None:
     assert table.loc[("winobias_type1", "f1"), ("extracted", "weat", "rho")] == ours
     # HSD rows come from the paper only here (no HSD scores in the fake frame)
     assert np.isnan(table.loc[("hsd", "f1"), ("extracted", "weat", "rho")])
+
+
+def test_a_word_set_missing_on_some_embedding_is_left_out_not_guessed() -> None:
+    scores = _fake_scores(np.random.default_rng(2))
+    scores.loc[12, "intrinsic:weat7:weat"] = np.nan  # a WEAT-modified embedding lacks the words
+    corr = ie.correlations(scores, n_resamples=99)
+    assert not ((corr.wordset == "weat7") & (corr.intrinsic == "weat")).any()
+    assert ((corr.wordset == "weat7") & (corr.intrinsic == "rnsb")).any()
+    assert corr["rho"].notna().all()
+
+
+def test_skipped_table_counts_embeddings() -> None:
+    res = [
+        {"spec": {"id": "a"}, "skipped": [{"family": "f", "wordset": "weat7", "reason": "oov"}]},
+        {"spec": {"id": "b"}, "skipped": [{"family": "f", "wordset": "weat7", "reason": "oov"}]},
+        {"spec": {"id": "c"}, "skipped": []},
+    ]
+    t = ie.skipped_table(res)
+    assert t.to_dict("records") == [
+        {"family": "f", "wordset": "weat7", "embeddings": 2, "reason": "oov"}
+    ]
+    assert ie.skipped_table(res[2:]).empty

@@ -55,6 +55,7 @@ __all__ = [
     "run_study",
     "scores_frame",
     "alignment_summary",
+    "skipped_table",
     "wordset_table",
 ]
 
@@ -454,6 +455,8 @@ def evaluate_embedding(
     -------
     dict
         ``spec`` (the spec), ``intrinsic`` (list of records: family, wordset, metric, value),
+        ``skipped`` (word sets too far out of the vocabulary to measure: family, wordset,
+        reason — their column is left out of the correlations),
         ``extrinsic`` (list of records: seed, metric name, value), ``vocab_size`` and
         ``seconds``.
     """
@@ -464,11 +467,19 @@ def evaluate_embedding(
         fams = _families(spec["families"])
     else:
         fams = [FAMILIES[spec["family"]]]
-    intrinsic = []
+    from nlpbias.metrics.query import OutOfVocabularyError
+
+    intrinsic, skipped = [], []
     for fam in fams:
         modset = None if spec["method"] == "original" else spec["modset"]
         for column, wordset in _evaluation_sets(fam, modset).items():
-            vals = _intrinsic(kv, wordset, ddof=ddof, rnsb_runs=rnsb_runs, max_missing=max_missing)
+            try:
+                vals = _intrinsic(
+                    kv, wordset, ddof=ddof, rnsb_runs=rnsb_runs, max_missing=max_missing
+                )
+            except OutOfVocabularyError as exc:  # recorded, and the column left out
+                skipped.append({"family": fam.name, "wordset": column, "reason": str(exc)})
+                continue
             for metric, value in vals.items():
                 intrinsic.append(
                     {"family": fam.name, "wordset": column, "metric": metric, "value": value}
@@ -482,6 +493,7 @@ def evaluate_embedding(
     return {
         "spec": dict(spec),
         "intrinsic": intrinsic,
+        "skipped": skipped,
         "extrinsic": extrinsic,
         "vocab_size": len(kv.key_to_index),
         "build_seconds": built,
@@ -649,7 +661,11 @@ def correlations(
                 continue
             for column in _evaluation_sets(fam, modset):
                 for intrinsic in ("weat", "rnsb"):
-                    x = points[f"intrinsic:{column}:{intrinsic}"].to_numpy(float)
+                    col = f"intrinsic:{column}:{intrinsic}"
+                    if col not in points or points[col].isna().any():
+                        logger.info("%s/%s: %s not measured on every embedding", fam_name, alg, col)
+                        continue
+                    x = points[col].to_numpy(float)
                     for (view, metric), ycol in _extrinsic_columns(fam, points).items():
                         y = points[ycol].to_numpy(float)
                         res = spearman_permutation(
@@ -741,6 +757,22 @@ def paper_table(
         if (w, i, s) in wide.columns
     ]
     return wide[cols]
+
+
+def skipped_table(results: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """Word sets that could not be measured on an embedding (too many words out of vocabulary).
+
+    Columns ``family``, ``wordset``, ``embeddings`` (how many), ``reason`` (the first message).
+    """
+    rows = [dict(r, id=res["spec"]["id"]) for res in results for r in res.get("skipped", [])]
+    if not rows:
+        return pd.DataFrame(columns=["family", "wordset", "embeddings", "reason"])
+    df = pd.DataFrame(rows)
+    return (
+        df.groupby(["family", "wordset"], sort=False)
+        .agg(embeddings=("id", "nunique"), reason=("reason", "first"))
+        .reset_index()
+    )
 
 
 def wordset_table(families: Sequence[str] = tuple(FAMILIES)) -> pd.DataFrame:

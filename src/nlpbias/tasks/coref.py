@@ -55,12 +55,11 @@ recall, an abstention (ε wins) costs recall only.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import math
 import re
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -71,6 +70,7 @@ from sklearn.utils.validation import check_is_fitted
 from torch import nn
 
 from nlpbias.data.coref import PRONOUN_GENDER, load_gap, load_winobias, load_winobias_occupations
+from nlpbias.models.classifiers import _torch_session
 from nlpbias.models.encoders import resolve_device
 from nlpbias.progress import progress
 from nlpbias.repro import rng
@@ -506,23 +506,6 @@ def token_coverage(embedding: Any, pairs: pd.DataFrame, *, lowercase: bool | str
 
 
 # --------------------------------------------------------------------------- the model
-@contextlib.contextmanager
-def _torch_session(seed: int, device: torch.device, n_threads: int | None) -> Iterator[None]:
-    """Seed torch in a forked RNG state and set threads / determinism, restoring them after."""
-    devices = [device.index or 0] if device.type == "cuda" else []
-    old_threads, old_det = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
-    with torch.random.fork_rng(devices=devices):
-        try:
-            torch.manual_seed(seed)
-            if n_threads is not None:
-                torch.set_num_threads(n_threads)
-            torch.use_deterministic_algorithms(device.type == "cpu" or old_det)
-            yield
-        finally:
-            torch.set_num_threads(old_threads)
-            torch.use_deterministic_algorithms(old_det)
-
-
 def _groups(pairs: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """(n_groups, k_max) pair indices per pronoun (−1 = padding) and each pair's group index."""
     codes, _ = pd.factorize(pairs["example_id"])
