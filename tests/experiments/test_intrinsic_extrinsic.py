@@ -141,3 +141,24 @@ def test_skipped_table_counts_embeddings() -> None:
         {"family": "f", "wordset": "weat7", "embeddings": 2, "reason": "oov"}
     ]
     assert ie.skipped_table(res[2:]).empty
+
+
+def test_tables_long_form_and_verdict_come_from_the_correlations() -> None:
+    scores = _fake_scores(np.random.default_rng(1))
+    corr = ie.correlations(scores, n_resamples=99)
+    tables = ie.paper_tables(corr)
+    assert (
+        list(tables) == [("gender", "word2vec")] and tables[("gender", "word2vec")][0] == "word2vec"
+    )
+    long = ie.rho_long(tables)
+    cell = long[
+        (long.view == "winobias_type1")
+        & (long.metric == "f1")
+        & (long.wordset == "extracted")
+        & (long.intrinsic == "weat")
+    ]
+    assert cell["paper rho"].item() == 0.83 and cell["wordset kind"].item() == "extracted"
+    text = ie.alignment_text(ie.alignment_summary(corr))
+    assert text.startswith("- **coref, word2vec**") and "yes: aligned WEAT" in text
+    panels = ie.figure1_panels(scores, ["coref"])
+    assert [p["y"] for p in panels] == ["extrinsic:type1_f1"]

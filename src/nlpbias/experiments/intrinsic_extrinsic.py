@@ -55,6 +55,10 @@ __all__ = [
     "run_study",
     "scores_frame",
     "alignment_summary",
+    "alignment_text",
+    "figure1_panels",
+    "paper_tables",
+    "rho_long",
     "skipped_table",
     "wordset_table",
 ]
@@ -833,3 +837,89 @@ def alignment_summary(corr: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFram
                 )
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+#: Extrinsic F1 difference drawn for each family in the Figure 1 analogue.
+_FIGURE1_Y = {"coref": "type1_f1", "hsd_gender": "gender_f1", "hsd_race": "dialect_f1"}
+
+
+def figure1_panels(scores: pd.DataFrame, families: Sequence[str]) -> list[dict[str, str]]:
+    """Panels of the paper's Figure 1: aligned WEAT against the F1 difference, per algorithm.
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"family": ["coref"], "algorithm": ["glove"]})
+    >>> figure1_panels(s, ["coref"])[0]["y"]
+    'extrinsic:type1_f1'
+    """
+    panels = []
+    for fam in families:
+        for alg in scores.loc[scores["family"] == fam, "algorithm"].unique():
+            panels.append(
+                {
+                    "family": fam,
+                    "algorithm": alg,
+                    "modset": "extracted",
+                    "x": "intrinsic:extracted:weat",
+                    "y": f"extrinsic:{_FIGURE1_Y[fam]}",
+                    "title": f"{fam}, {alg}",
+                }
+            )
+    return panels
+
+
+def paper_tables(corr: pd.DataFrame) -> dict[tuple[str, str], tuple[str, pd.DataFrame]]:
+    """:func:`paper_table` for every (bias, algorithm) of ``corr``.
+
+    Returns ``{(bias, algorithm): (paper_algorithm, table)}``; an algorithm the paper did not
+    use (the pretrained ``"glove"``) is shown beside the paper's word2vec table.
+    """
+    out = {}
+    for (bias, alg), _ in corr.groupby(["bias", "algorithm"], sort=False):
+        paper_alg = alg if alg in _ALGORITHMS else "word2vec"
+        out[(bias, alg)] = (
+            paper_alg,
+            paper_table(corr, bias=bias, algorithm=alg, paper_algorithm=paper_alg),
+        )
+    return out
+
+
+def rho_long(tables: Mapping[tuple[str, str], tuple[str, pd.DataFrame]]) -> pd.DataFrame:
+    """The cells of :func:`paper_tables` in long form, with ``wordset kind`` (extracted/WEAT)."""
+    long = []
+    for (bias, alg), (_, table) in tables.items():
+        t = table.stack([0, 1]).reset_index()
+        t["wordset kind"] = np.where(t["wordset"] == "extracted", "extracted", "WEAT")
+        long.append(t.assign(bias=bias, algorithm=alg))
+    return pd.concat(long, ignore_index=True)
+
+
+def alignment_text(summary: pd.DataFrame, *, strong: float = 0.5, margin: float = 0.2) -> str:
+    """One Markdown bullet per row of :func:`alignment_summary`, with a verdict.
+
+    The verdict is "yes" when the median ρ of aligned WEAT is above ``strong`` and exceeds the
+    generic WEAT sets' by more than ``margin``.
+
+    Examples
+    --------
+    >>> row = {"family": "coref", "algorithm": "w2v", "weat_extracted_rho": 0.9,
+    ...        "weat_generic_rho": 0.1, "weat_extracted_significant": 1.0,
+    ...        "weat_generic_significant": 0.0, "rnsb_extracted_rho": 0.6, "rnsb_generic_rho": 0.1}
+    >>> "yes: aligned WEAT" in alignment_text(pd.DataFrame([row]))
+    True
+    """
+    lines = []
+    for row in summary.itertuples(index=False):
+        aligned, generic = row.weat_extracted_rho, row.weat_generic_rho
+        verdict = (
+            "yes: aligned WEAT tracks the downstream gap and generic WEAT much less"
+            if aligned > strong and aligned - generic > margin
+            else "no clear advantage for the aligned word sets"
+        )
+        lines.append(
+            f"- **{row.family}, {row.algorithm}**: median ρ {aligned:.2f} with the extracted "
+            f"sets ({row.weat_extracted_significant:.0%} of cells p < 0.05) against "
+            f"{generic:.2f} with the WEAT sets ({row.weat_generic_significant:.0%}); RNSB "
+            f"{row.rnsb_extracted_rho:.2f} vs {row.rnsb_generic_rho:.2f} — {verdict}."
+        )
+    return "\n".join(lines)
