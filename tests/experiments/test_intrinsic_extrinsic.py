@@ -162,3 +162,30 @@ def test_tables_long_form_and_verdict_come_from_the_correlations() -> None:
     assert text.startswith("- **coref, word2vec**") and "yes: aligned WEAT" in text
     panels = ie.figure1_panels(scores, ["coref"])
     assert [p["y"] for p in panels] == ["extrinsic:type1_f1"]
+
+
+def test_scores_frame_keeps_an_embedding_whose_word_sets_were_all_skipped() -> None:
+    ext = [{"seed": s, "metric": "type1_f1", "value": v} for s, v in [(0, 0.2), (1, 0.4)]]
+    res = [
+        {
+            "spec": {"id": "a", "method": "original", "families": ["coref", "hsd_gender"]},
+            "intrinsic": [
+                {"family": "coref", "wordset": "weat6", "metric": "weat", "value": 0.5}
+            ],
+            "extrinsic": ext,
+        },
+        {
+            "spec": {"id": "b", "method": "balance", "family": "coref"},
+            "intrinsic": [],  # every evaluation word set out of vocabulary
+            "extrinsic": ext,
+        },
+    ]
+    frame = ie.scores_frame(res)
+    assert frame[["id", "family"]].values.tolist() == [
+        ["a", "coref"],
+        ["a", "hsd_gender"],
+        ["b", "coref"],
+    ]
+    assert frame["extrinsic:type1_f1"].tolist() == pytest.approx([0.3, 0.3, 0.3])
+    assert frame.loc[0, "intrinsic:weat6:weat"] == 0.5
+    assert frame.loc[1:, "intrinsic:weat6:weat"].isna().all()
