@@ -125,9 +125,23 @@ def test_a_word_set_missing_on_some_embedding_is_left_out_not_guessed() -> None:
     scores = _fake_scores(np.random.default_rng(2))
     scores.loc[12, "intrinsic:weat7:weat"] = np.nan  # a WEAT-modified embedding lacks the words
     corr = ie.correlations(scores, n_resamples=99)
-    assert not ((corr.wordset == "weat7") & (corr.intrinsic == "weat")).any()
-    assert ((corr.wordset == "weat7") & (corr.intrinsic == "rnsb")).any()
+    cell = corr[
+        (corr.wordset == "weat7")
+        & (corr.intrinsic == "weat")
+        & (corr.view == "winobias_type1")
+        & (corr.metric == "f1")
+    ]
+    # the embedding is dropped from this cell only: 8 of the 9 points remain
+    pts = scores[(scores.method == "original") | (scores.modset == "weat")].drop(index=12)
+    rho = stats.spearmanr(pts["intrinsic:weat7:weat"], pts["extrinsic:type1_f1"]).statistic
+    assert cell["n"].item() == 8 and cell["rho"].item() == pytest.approx(rho)
+    rnsb = corr[(corr.wordset == "weat7") & (corr.intrinsic == "rnsb")]
+    assert set(rnsb["n"]) == {9}
     assert corr["rho"].notna().all()
+    # with too few points left, the cell is not reported at all
+    scores.loc[10:14, "intrinsic:weat7:weat"] = np.nan
+    few = ie.correlations(scores, n_resamples=99)
+    assert not ((few.wordset == "weat7") & (few.intrinsic == "weat")).any()
 
 
 def test_skipped_table_counts_embeddings() -> None:
@@ -169,9 +183,7 @@ def test_scores_frame_keeps_an_embedding_whose_word_sets_were_all_skipped() -> N
     res = [
         {
             "spec": {"id": "a", "method": "original", "families": ["coref", "hsd_gender"]},
-            "intrinsic": [
-                {"family": "coref", "wordset": "weat6", "metric": "weat", "value": 0.5}
-            ],
+            "intrinsic": [{"family": "coref", "wordset": "weat6", "metric": "weat", "value": 0.5}],
             "extrinsic": ext,
         },
         {

@@ -655,12 +655,17 @@ def correlations(
     *,
     n_resamples: int = 9_999,
     random_state: int = 0,
+    min_points: int = 5,
 ) -> pd.DataFrame:
     """Spearman ρ and permutation p between intrinsic and extrinsic metrics (Tables 3-10).
 
     For each family, algorithm and modification set the points are the original embedding plus
     the embeddings modified with that set; for each evaluation word set of the modification
     set, each intrinsic metric (WEAT, RNSB) is correlated with each extrinsic difference.
+    An embedding on which a word set could not be measured (too many words out of its
+    vocabulary, e.g. after balancing removed every sentence holding them) is left out of that
+    cell — never imputed — and ``n`` says how many points remain; a cell with fewer than
+    ``min_points`` points is not reported.
 
     Returns
     -------
@@ -681,12 +686,17 @@ def correlations(
             for column in _evaluation_sets(fam, modset):
                 for intrinsic in ("weat", "rnsb"):
                     col = f"intrinsic:{column}:{intrinsic}"
-                    if col not in points or points[col].isna().any():
-                        logger.info("%s/%s: %s not measured on every embedding", fam_name, alg, col)
+                    if col not in points:
                         continue
-                    x = points[col].to_numpy(float)
                     for (view, metric), ycol in _extrinsic_columns(fam, points).items():
-                        y = points[ycol].to_numpy(float)
+                        both = points[[col, ycol]].dropna()
+                        if len(both) < min_points:
+                            logger.info(
+                                "%s/%s: %s measured on %d embeddings only; cell left out",
+                                fam_name, alg, col, len(both),
+                            )  # fmt: skip
+                            continue
+                        x, y = both[col].to_numpy(float), both[ycol].to_numpy(float)
                         res = spearman_permutation(
                             x, y, n_resamples=n_resamples, random_state=random_state
                         )
@@ -700,7 +710,7 @@ def correlations(
                                 "metric": metric,
                                 "wordset": column,
                                 "intrinsic": intrinsic,
-                                "n": len(points),
+                                "n": len(both),
                                 "rho": float(res.rho),
                                 "pvalue": float(res.p_value),
                             }
