@@ -14,6 +14,7 @@ import pandas as pd
 
 __all__ = [
     "CNNTextClassifier",
+    "GloVe",
     "KimCNNClassifier",
     "MINILM_NAME",
     "available_models",
@@ -37,6 +38,7 @@ __all__ = [
 ]
 
 _LAZY = {
+    "GloVe": "glove",
     "MINILM_NAME": "encoders",
     "encode": "encoders",
     "load_encoder": "encoders",
