@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
+import itertools
 import json
 import logging
 from collections.abc import Iterable, Iterator
@@ -19,6 +20,7 @@ from nlpbias.data.store import resolve as _resolve
 
 __all__ = [
     "GUTENBERG_PARTS",
+    "gutenberg_documents",
     "gutenberg_manifest",
     "iter_gutenberg",
     "load_personal_corpus",
@@ -143,6 +145,95 @@ def gutenberg_manifest(*, path: str | Path | None = None) -> pd.DataFrame:
     if missing:
         raise ValueError(f"gutenberg manifest: {src.name} lacks columns {missing}; need {need}")
     return out
+
+
+def gutenberg_documents(
+    *,
+    parts: Iterable[int] | int = (1,),
+    block_tokens: int = 1000,
+    max_documents: int | None = None,
+) -> pd.DataFrame:
+    """The Gutenberg subset cut into documents: blocks of consecutive paragraphs of one book.
+
+    Paragraphs of a book are appended to the current block until it holds at least
+    ``block_tokens`` whitespace tokens; a block never spans two books, so the last block of a
+    book may be shorter. Books are identified by the empty line after each book and matched,
+    in order, to the rows of :func:`gutenberg_manifest`.
+
+    Parameters
+    ----------
+    parts : int or iterable of {1, 2, 3}, default (1,)
+    block_tokens : int, default 1000
+        Minimum whitespace tokens per document (except a book's last).
+    max_documents : int, optional
+        Stop after this many documents.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per document, index ``document`` (0, 1, ...): ``part``, ``author``, ``title``,
+        ``block`` (position within its book), ``n_tokens`` (whitespace tokens), ``text``
+        (the paragraphs joined by newlines).
+
+    Raises
+    ------
+    ValueError
+        The files hold more books than the manifest lists (a corrupt or mismatched data home).
+
+    Examples
+    --------
+    >>> docs = gutenberg_documents(parts=1, block_tokens=500, max_documents=3)  # doctest: +SKIP
+    >>> docs[["author", "title", "n_tokens"]]  # doctest: +SKIP
+    """
+    if isinstance(block_tokens, bool) or not isinstance(block_tokens, int) or block_tokens < 1:
+        raise ValueError(f"block_tokens must be a positive int, got {block_tokens!r}")
+    if max_documents is not None and (
+        isinstance(max_documents, bool) or not isinstance(max_documents, int) or max_documents < 1
+    ):
+        raise ValueError(f"max_documents must be a positive int or None, got {max_documents!r}")
+    chosen = [parts] if isinstance(parts, int) else list(parts)
+    if not chosen:
+        raise ValueError(f"parts must name at least one of {list(GUTENBERG_PARTS)}, got none")
+    manifest = gutenberg_manifest()
+    rows: list[dict[str, object]] = []
+    for part in chosen:
+        _check_choice("each of parts", part, list(GUTENBERG_PARTS))
+        books = manifest[manifest["part"] == part].reset_index(drop=True)
+        f = _resolve("gutenberg_top100authors_subset", f"gutenberg_part{part:02d}.txt.gz", None)
+        for row in _book_blocks(f, books, block_tokens):
+            rows.append({"part": part, **row})
+            if max_documents is not None and len(rows) >= max_documents:
+                break
+        if max_documents is not None and len(rows) >= max_documents:
+            break
+    out = pd.DataFrame(rows[:max_documents] if max_documents else rows)
+    out.index.name = "document"
+    logger.info("gutenberg: %d documents of >= %d tokens", len(out), block_tokens)
+    return out
+
+
+def _book_blocks(f: Path, books: pd.DataFrame, block_tokens: int) -> Iterator[dict[str, object]]:
+    """Blocks of paragraphs of the books of one part file (see :func:`gutenberg_documents`)."""
+    book, block, buf, n = 0, 0, [], 0
+    with _open_text(f) as fh:
+        for line in itertools.chain(fh, [""]):  # a final empty line closes the last book
+            line = line.rstrip("\r\n")
+            end_of_book = not line.strip()
+            if not end_of_book:
+                buf.append(line)
+                n += len(line.split())
+            if buf and (end_of_book or n >= block_tokens):
+                if book >= len(books):
+                    raise ValueError(
+                        f"gutenberg: more books in {f.name} than the manifest's {len(books)}; "
+                        "check the data home's files against SOURCE.md"
+                    )
+                meta = books.iloc[book]
+                yield {"author": meta["author"], "title": meta["title"], "block": block,
+                       "n_tokens": n, "text": "\n".join(buf)}  # fmt: skip
+                block, buf, n = block + 1, [], 0
+            if end_of_book:
+                book, block = book + 1, 0
 
 
 _TRUMP_COLUMNS = ["id_str", "created_at", "created", "text", "source", "is_retweet"]
