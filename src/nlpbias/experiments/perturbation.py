@@ -494,7 +494,7 @@ def top_documents(
                 "author": doc.get("author", ""),
                 "delta_b": r["delta_b"],
                 "delta_b_pct": r["delta_b_pct"],
-                "weat_tokens": r["weat_tokens"],
+                "weat_tokens": int(r["weat_tokens"]),
                 "excerpt": excerpt,
             }
         )
