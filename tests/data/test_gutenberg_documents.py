@@ -107,6 +107,13 @@ def test_book_blocks_fewer_books_than_manifest_is_fine(tmp_path: Path) -> None:
     assert blocks(f, MANIFEST, 4) == EXPECTED_4[:3]
 
 
+def test_book_blocks_collapse_line_breaks_in_manifest_titles(tmp_path: Path) -> None:
+    f = write(tmp_path / "p.txt", [BOOK_A])
+    man = MANIFEST.assign(title=["Thoughts,\r\nPart I", "Book B"], author=[" Author,  A ", "B"])
+    first = next(corpora._book_blocks(f, man, 4))
+    assert (first["title"], first["author"]) == ("Thoughts, Part I", "Author, A")
+
+
 # --------------------------------------------------------------------------- gutenberg_documents
 # without the data home: the file lookup and the manifest are replaced by fixtures
 

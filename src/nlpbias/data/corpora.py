@@ -158,7 +158,8 @@ def gutenberg_documents(
     Paragraphs of a book are appended to the current block until it holds at least
     ``block_tokens`` whitespace tokens; a block never spans two books, so the last block of a
     book may be shorter. Books are identified by the empty line after each book and matched,
-    in order, to the rows of :func:`gutenberg_manifest`.
+    in order, to the rows of :func:`gutenberg_manifest` (whose author and title are copied
+    with runs of whitespace, including line breaks, collapsed to one space).
 
     Parameters
     ----------
@@ -229,7 +230,8 @@ def _book_blocks(f: Path, books: pd.DataFrame, block_tokens: int) -> Iterator[di
                         "check the data home's files against SOURCE.md"
                     )
                 meta = books.iloc[book]
-                yield {"author": meta["author"], "title": meta["title"], "block": block,
+                author, title = (" ".join(str(meta[k]).split()) for k in ("author", "title"))
+                yield {"author": author, "title": title, "block": block,
                        "n_tokens": n, "text": "\n".join(buf)}  # fmt: skip
                 block, buf, n = block + 1, [], 0
             if end_of_book:
