@@ -71,8 +71,10 @@ def model(prepared: pt.Prepared) -> GloVe:
 
 
 @pytest.fixture(scope="module")
-def table(model: GloVe, prepared: pt.Prepared) -> pd.DataFrame:
-    return pt.score_documents(model, prepared, [WS], show_progress=False)[WS]
+def table(model: GloVe, prepared: pt.Prepared, tmp_path_factory) -> pd.DataFrame:
+    with pytest.MonkeyPatch.context() as mp:  # score_documents caches: keep it out of the project
+        mp.setenv("NLPBIAS_CACHE", str(tmp_path_factory.mktemp("cache")))
+        return pt.score_documents(model, prepared, [WS], show_progress=False)[WS]
 
 
 @pytest.fixture
@@ -295,7 +297,7 @@ def test_baseline_and_scores_need_word_sets(model, prepared, wordsets, one_line)
 # --------------------------------------------------------------------------- score_documents
 
 
-def test_score_documents_is_differential_bias(model, prepared, table) -> None:
+def test_score_documents_is_differential_bias(model, prepared, table, cache) -> None:
     scores = pt.score_documents(model, prepared, [WS, WS], show_progress=False)
     assert list(scores) == [WS]
     ref = differential_bias(
@@ -308,6 +310,10 @@ def test_score_documents_is_differential_bias(model, prepared, table) -> None:
     # the baseline of the scores is the baseline table's effect size
     bt = pt.baseline_table(model, prepared, [WS], n_permutations=9)
     assert table.attrs["B"] == pytest.approx(bt.loc[WS, "effect_size"], abs=1e-6)
+    # a second call is served from the disk cache, equal to the first
+    assert any(cache.rglob("output.pkl"))
+    again = pt.score_documents(model, prepared, [WS], show_progress=False)
+    pd.testing.assert_frame_equal(again[WS], scores[WS])
 
 
 # --------------------------------------------------------------------------- removal_sets
@@ -499,7 +505,7 @@ def test_top_documents_rejects_direction(table, prepared, one_line) -> None:
     one_line(err)
 
 
-def test_top_documents_follows_positions_not_labels(docs: pd.DataFrame) -> None:
+def test_top_documents_follows_positions_not_labels(docs: pd.DataFrame, cache) -> None:
     shuffled = docs.iloc[::-1]  # index 39, 38, ..., 0
     p = pt.prepare(shuffled, min_count=1, window=WINDOW, show_progress=False)
     m = GloVe(**PARAMS, show_progress=False).fit(p.X)

@@ -273,6 +273,23 @@ def baseline_table(
     return pd.DataFrame(rows).set_index("wordset")
 
 
+@cached(ignore=("X", "corpus", "show_progress"))
+def _score_cached(
+    key: str,
+    model: GloVe,
+    X: Any,
+    corpus: Corpus,
+    wordset: str,
+    window: int,
+    max_missing: float,
+    show_progress: bool,
+) -> pd.DataFrame:
+    return differential_bias(
+        model, X, corpus, wordset, window=window, max_missing=max_missing,
+        show_progress=show_progress,
+    )  # fmt: skip
+
+
 def score_documents(
     model: GloVe,
     prepared: Prepared,
@@ -281,17 +298,22 @@ def score_documents(
     max_missing: float = 0.2,
     show_progress: bool = True,
 ) -> dict[str, pd.DataFrame]:
-    """Differential bias of every document for each word set (see :mod:`nlpbias.influence`)."""
+    """Differential bias of every document for each word set (see :mod:`nlpbias.influence`).
+
+    Cached on disk by the corpus (``prepared.key``), the model's vectors and the word set;
+    ``attrs["seconds"]`` is the time of the computation that made the table.
+    """
     _check_some(wordsets)
     return {
-        name: differential_bias(
+        name: _score_cached(
+            prepared.key,
             model,
             prepared.X,
             prepared.corpus,
             name,
-            window=prepared.window,
-            max_missing=max_missing,
-            show_progress=show_progress,
+            prepared.window,
+            max_missing,
+            show_progress,
         )  # fmt: skip
         for name in wordsets
     }
