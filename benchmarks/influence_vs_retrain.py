@@ -9,8 +9,9 @@ bias-decreasing and random sets of documents, refit from the same initialisation
 Pearson's and Spearman's r between predicted and actual change of the effect size (target >=
 0.9). Default corpus: the 10,033 Wikipedia summaries (the chapter's demo setting).
 
-    .venv/bin/python benchmarks/influence_vs_retrain.py [--source wiki] [--wordset science_arts]
-    NLPBIAS_DATA=../shared/data .venv/bin/python benchmarks/influence_vs_retrain.py --source gutenberg
+    .venv/bin/python benchmarks/influence_vs_retrain.py [--wordset science_arts]
+    NLPBIAS_DATA=../shared/data .venv/bin/python benchmarks/influence_vs_retrain.py \
+        --source gutenberg --min-count 20 --epochs 25 --sizes 93
 """
 
 from __future__ import annotations
