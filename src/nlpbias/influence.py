@@ -37,6 +37,7 @@ import pandas as pd
 import scipy.linalg
 import scipy.sparse as sp
 
+from nlpbias.models.cooccurrence import _doc_of_token
 from nlpbias.models.glove import Corpus, GloVe, cooccurrence, document_rows, glove_weight
 from nlpbias.progress import progress
 
@@ -354,7 +355,7 @@ def differential_bias(
 def _weat_tokens(corpus: Corpus, index: WeatIndex, groups: Any) -> np.ndarray:
     is_weat = np.zeros(len(corpus.vocab), dtype=bool)
     is_weat[index.rows] = True
-    doc_of = np.repeat(np.arange(len(corpus)), corpus.lengths())
+    doc_of = _doc_of_token(corpus)
     per_doc = np.bincount(doc_of[is_weat[corpus.ids]], minlength=len(corpus))
     if groups is None:
         return per_doc

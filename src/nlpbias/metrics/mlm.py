@@ -352,15 +352,18 @@ def _groups(
     return out
 
 
-def _check_sides(scores: pd.DataFrame, x: object, y: object, nx: str, ny: str) -> tuple:
+def _check_sides(
+    scores: pd.DataFrame, x: object, y: object, nx: str, ny: str, column: str = "target"
+) -> tuple:
+    """Two disjoint word lists, all present in ``scores[column]`` (targets or attributes)."""
     xs, ys = _check_words(x, nx), _check_words(y, ny)
     both = sorted(set(xs) & set(ys))
     if both:
         raise ValueError(f"{both} are in both {nx} and {ny}; each word belongs to one side")
-    present = set(scores["target"])
+    present = set(scores[column])
     absent = [t for t in xs + ys if t not in present]
     if absent:
-        raise ValueError(f"targets {absent} are not in scores; score them or drop them")
+        raise ValueError(f"{column}s {absent} are not in scores; score them or drop them")
     return xs, ys
 
 
@@ -460,7 +463,9 @@ def kurita_effect_size(
     """
     scores = _check_scores(scores, column)
     xs, ys = _check_sides(scores, targets_x, targets_y, "targets_x", "targets_y")
-    a_s, b_s = _check_sides_attr(scores, attributes_a, attributes_b)
+    a_s, b_s = _check_sides(
+        scores, attributes_a, attributes_b, "attributes_a", "attributes_b", "attribute"
+    )
     alternative = check_alternative(alternative)
     if isinstance(n_permutations, bool) or not isinstance(n_permutations, int):
         raise ValueError(f"n_permutations must be an int >= 1, got {n_permutations!r}")
@@ -502,18 +507,6 @@ def kurita_effect_size(
         name="kurita_effect_size",
         dtype=object,
     )
-
-
-def _check_sides_attr(scores: pd.DataFrame, a: object, b: object) -> tuple:
-    a_s, b_s = _check_words(a, "attributes_a"), _check_words(b, "attributes_b")
-    both = sorted(set(a_s) & set(b_s))
-    if both:
-        raise ValueError(f"{both} are in both attributes_a and attributes_b; split them")
-    present = set(scores["attribute"])
-    absent = [w for w in a_s + b_s if w not in present]
-    if absent:
-        raise ValueError(f"attributes {absent} are not in scores; score them or drop them")
-    return a_s, b_s
 
 
 def bootstrap_bias_ci(
