@@ -1,0 +1,411 @@
+"""Figures of the masked-language-model chapter (Dong 2019 after Kurita et al. 2019; seed 003).
+
+Every function returns a matplotlib Figure built without pyplot (see :mod:`nlpbias.plotting`) and
+checks its input at the boundary: a missing column raises a one-line ``KeyError`` that names it,
+an empty frame or a missing value a one-line ``ValueError``.
+
+- :func:`bias_figure` — seed 003's Figure 5: the log-probability bias per attribute and model.
+- :func:`topk_figure` — seed 003's Table 3 as a figure: the top-k targets per attribute.
+- :func:`accuracy_figure` — masked-token accuracy of each person model before / after tuning.
+- :func:`learning_curve_figure` — the base stand-in's accuracy against training time.
+
+The sign convention is Dong's: bias = mean(female) − mean(male), so pro-female is to the right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch, Rectangle
+from matplotlib.ticker import PercentFormatter
+
+from nlpbias.plotting import PALETTE, _need, new_figure
+
+__all__ = [
+    "BIAS_XLABEL",
+    "GENDER_COLOURS",
+    "accuracy_figure",
+    "bias_figure",
+    "learning_curve_figure",
+    "topk_figure",
+]
+
+#: Axis label of every bias axis: left = pro-male, right = pro-female.
+BIAS_XLABEL = "← pro-male     bias (female − male)     pro-female →"
+#: Colour of each gender of target word.
+GENDER_COLOURS: dict[str, str] = {"female": PALETTE[1], "male": PALETTE[0]}
+
+_GREY = "#8C8C8C"
+
+
+def _nonempty(df: pd.DataFrame, what: str, rows: str) -> None:
+    if df.empty:
+        raise ValueError(f"{what} got an empty frame; pass at least one row of {rows}")
+
+
+def _finite(df: pd.DataFrame, columns: Sequence[str], what: str) -> None:
+    for col in columns:
+        values = pd.to_numeric(df[col], errors="coerce").to_numpy(float)
+        bad = ~np.isfinite(values)
+        if bad.any():
+            raise ValueError(
+                f"{what}: column {col!r} has {int(bad.sum())} missing or non-numeric value(s) "
+                f"(first at row {df.index[bad][0]!r}); drop or fill those rows first"
+            )
+
+
+def _unique(df: pd.DataFrame, keys: Sequence[str], what: str) -> None:
+    dup = df.duplicated(list(keys))
+    if dup.any():
+        first = tuple(df.loc[dup, list(keys)].iloc[0])
+        raise ValueError(f"{what}: {list(keys)} {first} occurs more than once; keep one row each")
+
+
+def _paper_label(model: str, paper_model: str | None) -> str:
+    if paper_model is not None:
+        return f"paper ({paper_model})"
+    return "paper (BERT-base)" if model.lower().startswith("base") else f"paper ({model})"
+
+
+def bias_figure(table: pd.DataFrame, *, paper_model: str | None = None) -> Figure:
+    """Bias per attribute (rows) and model (dodged points with CI whiskers); seed 003, Figure 5.
+
+    Parameters
+    ----------
+    table : DataFrame
+        One row per model and attribute: ``model``, ``attribute``, ``bias`` (female − male mean
+        prior-corrected log-probability; positive = pro-female), ``ci_low`` and ``ci_high`` (may
+        be NaN, e.g. for the ``"average"`` row: no whisker is drawn), optional ``paper`` (seed
+        003's value, NaN where it gives none).
+    paper_model : str, optional
+        Legend name of the paper's values: all hollow markers are then labelled
+        ``"paper (<paper_model>)"``. By default each model's are labelled ``"paper (<model>)"``,
+        and those of a model whose name starts with "base" ``"paper (BERT-base)"``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Attributes top to bottom in order of first appearance, models in order of first
+        appearance (one colour each, legend beside the axes), a vertical line at 0 and an x axis
+        symmetric around 0 that contains every bias, CI bound and paper value.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"model": ["base", "base"], "attribute": ["career", "family"],
+    ...                   "bias": [-0.5, 0.2], "ci_low": [-0.8, 0.0], "ci_high": [-0.2, 0.4]})
+    >>> ax = bias_figure(t).axes[0]
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['career', 'family']
+    """
+    what = "bias_figure"
+    _need(table, ["model", "attribute", "bias", "ci_low", "ci_high"], what)
+    _nonempty(table, what, "(model, attribute, bias)")
+    _finite(table, ["bias"], what)
+    _unique(table, ["model", "attribute"], what)
+    attrs = list(dict.fromkeys(table["attribute"].astype(str)))
+    models = list(dict.fromkeys(table["model"].astype(str)))
+    ypos = {a: i for i, a in enumerate(attrs)}
+    n = len(models)
+    step = min(0.8 / n, 0.25)
+    offsets = {m: (j - (n - 1) / 2) * step for j, m in enumerate(models)}
+    colours = {m: PALETTE[j % len(PALETTE)] for j, m in enumerate(models)}
+    fig, (ax,) = new_figure(1, width=8.0, height=1.5 + len(attrs) * (0.3 + 0.1 * n))
+    has_paper = "paper" in table.columns
+    values = [table["bias"].to_numpy(float)]
+    handles: list[object] = []
+    paper_handles: dict[str, object] = {}
+    for model in models:
+        sub = table[table["model"].astype(str) == model]
+        y = sub["attribute"].astype(str).map(ypos).to_numpy(float) + offsets[model]
+        lo, hi = sub["ci_low"].to_numpy(float), sub["ci_high"].to_numpy(float)
+        ok = np.isfinite(lo) & np.isfinite(hi)
+        if ok.any():
+            ax.hlines(y[ok], lo[ok], hi[ok], color=colours[model], linewidth=1.6, zorder=2)
+            values += [lo[ok], hi[ok]]
+        (line,) = ax.plot(
+            sub["bias"].to_numpy(float),
+            y,
+            "o",
+            color=colours[model],
+            markersize=6,
+            zorder=3,
+            label=model,
+        )
+        handles.append(line)
+        if has_paper:
+            p = pd.to_numeric(sub["paper"], errors="coerce").to_numpy(float)
+            okp = np.isfinite(p)
+            if okp.any():
+                label = _paper_label(model, paper_model)
+                mark = ax.scatter(
+                    p[okp],
+                    y[okp],
+                    marker="D",
+                    s=42,
+                    facecolors="none",
+                    zorder=4,
+                    edgecolors=colours[model] if paper_model is None else "0.15",
+                    linewidths=1.4,
+                    label=label,
+                )
+                paper_handles.setdefault(label, mark)
+                values.append(p[okp])
+    allv = np.concatenate(values)
+    lim = 1.1 * float(np.abs(allv).max()) or 1.0
+    ax.axvline(0, color="0.3", linewidth=0.9, zorder=1)
+    for i in range(1, len(attrs)):
+        heavy = attrs[i] == "average"
+        ax.axhline(i - 0.5, color="0.5" if heavy else "0.85", linewidth=0.8, zorder=0)
+    ax.set_yticks(range(len(attrs)), attrs)
+    ax.set(xlim=(-lim, lim), ylim=(len(attrs) - 0.5, -0.5), xlabel=BIAS_XLABEL, ylabel="")
+    ax.grid(axis="y", visible=False)
+    ax.set_title("Gender bias by attribute (Kurita et al. 2019 log-probability score)")
+    ax.legend(
+        handles=handles + list(paper_handles.values()),
+        loc="center left",
+        bbox_to_anchor=(1.01, 0.5),
+        fontsize="small",
+    )
+    return fig
+
+
+def topk_figure(
+    scores: pd.DataFrame, *, attributes: Sequence[str] | None = None, k: int = 6
+) -> Figure:
+    """The ``k`` best-scoring targets per model, one panel per attribute; seed 003, Table 3.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        One row per model, attribute and target: ``model``, ``attribute``, ``target`` and
+        ``score`` (mean prior-corrected log-probability over templates); optional ``gender``
+        (``"female"`` / ``"male"``) colours the cells with :data:`GENDER_COLOURS`.
+    attributes : sequence of str, optional
+        Attributes to show (default: the first 3 in order of appearance).
+    k : int, default 6
+        Targets per model (fewer where a model has fewer).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Per panel a grid with one row per model and one column per rank; each cell holds the
+        target and its score (ties broken alphabetically), coloured by gender (grey without it).
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"model": ["base"] * 2, "attribute": ["career"] * 2,
+    ...                   "target": ["he", "she"], "score": [0.1, -0.3]})
+    >>> [t.get_text() for t in topk_figure(s, k=2).axes[0].texts]
+    ['he\\n0.10', 'she\\n−0.30']
+    """
+    what = "topk_figure"
+    _need(scores, ["model", "attribute", "target", "score"], what)
+    _nonempty(scores, what, "(model, attribute, target, score)")
+    if isinstance(k, bool) or not isinstance(k, int | np.integer) or k < 1:
+        raise ValueError(f"{what}: k must be a positive integer, got {k!r}")
+    _finite(scores, ["score"], what)
+    _unique(scores, ["model", "attribute", "target"], what)
+    df = scores.assign(
+        model=scores["model"].astype(str),
+        attribute=scores["attribute"].astype(str),
+        target=scores["target"].astype(str),
+        score=scores["score"].astype(float),
+    )
+    present = list(dict.fromkeys(df["attribute"]))
+    attrs = present[:3] if attributes is None else [str(a) for a in attributes]
+    missing = [a for a in attrs if a not in present]
+    if missing or not attrs:
+        raise ValueError(f"{what}: attributes {missing or attrs} not in scores (has {present})")
+    has_gender = "gender" in df.columns
+    if has_gender:
+        gender = df["gender"].astype(str).str.lower()
+        odd = sorted(set(gender) - set(GENDER_COLOURS))
+        if odd:
+            raise ValueError(f"{what}: gender must be 'female' or 'male', got {odd}; fix them")
+        df = df.assign(gender=gender)
+    models = list(dict.fromkeys(df["model"]))
+    fig, axes = new_figure(
+        len(attrs), ncols=1, width=1.1 * k + 2.0, height=0.55 * len(models) + 1.1
+    )
+    for ax, attr in zip(axes, attrs, strict=True):
+        sub = df[df["attribute"] == attr]
+        for i, model in enumerate(models):
+            top = (
+                sub[sub["model"] == model]
+                .sort_values(["score", "target"], ascending=[False, True])
+                .head(k)
+            )
+            for r, row in enumerate(top.itertuples(index=False)):
+                colour = GENDER_COLOURS[row.gender] if has_gender else _GREY
+                ax.add_patch(
+                    Rectangle(
+                        (r + 0.55, i - 0.45),
+                        0.9,
+                        0.9,
+                        facecolor=colour,
+                        alpha=0.3,
+                        edgecolor=colour,
+                        linewidth=1.0,
+                    )
+                )
+                num = f"{round(row.score, 2) + 0.0:.2f}".replace("-", "−")
+                ax.text(
+                    r + 1,
+                    i,
+                    f"{row.target}\n{num}",
+                    ha="center",
+                    va="center",
+                    fontsize="small",
+                )
+        ax.set_xticks(range(1, k + 1), [f"top {r}" for r in range(1, k + 1)])
+        ax.set_yticks(range(len(models)), models)
+        ax.set(xlim=(0.5, k + 0.5), ylim=(len(models) - 0.5, -0.5), title=attr)
+        ax.grid(False)
+    if has_gender:
+        legend = [
+            Patch(facecolor=c, alpha=0.3, edgecolor=c, label=g) for g, c in GENDER_COLOURS.items()
+        ]
+        axes[0].legend(handles=legend, loc="lower left", bbox_to_anchor=(1.01, 0.0))
+    fig.suptitle(f"Top {k} targets by prior-corrected log-probability")
+    return fig
+
+
+def accuracy_figure(table: pd.DataFrame, *, paper: Mapping[str, float] | None = None) -> Figure:
+    """Validation masked-token accuracy per person model, before and after fine-tuning.
+
+    Parameters
+    ----------
+    table : DataFrame
+        One row per model: ``model``, ``top-1 before``, ``top-1 after`` and optionally
+        ``top-5 before`` and ``top-5 after`` (a second panel), all shares in [0, 1].
+    paper : mapping of str to float, optional
+        Seed 003's top-1 accuracy after fine-tuning per model (e.g. ``{"Trump": 0.636}``),
+        drawn as black diamonds on the "after" bars of the top-1 panel.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One panel per accuracy (top-1, top-5): grey "before" and blue "after" bars per model.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"model": ["Trump"], "top-1 before": [0.4], "top-1 after": [0.5]})
+    >>> ax = accuracy_figure(t, paper={"Trump": 0.636}).axes[0]
+    >>> [float(round(p.get_height(), 2)) for p in ax.patches]
+    [0.4, 0.5]
+    """
+    what = "accuracy_figure"
+    _need(table, ["model", "top-1 before", "top-1 after"], what)
+    _nonempty(table, what, "model accuracies")
+    ks = ["top-1"] + (["top-5"] if {"top-5 before", "top-5 after"} <= set(table.columns) else [])
+    cols = [f"{kk} {when}" for kk in ks for when in ("before", "after")]
+    _finite(table, cols, what)
+    _unique(table, ["model"], what)
+    vals = table[cols].to_numpy(float)
+    if (vals < 0).any() or (vals > 1).any():
+        raise ValueError(f"{what}: accuracies must be shares in [0, 1]; divide percentages by 100")
+    models = table["model"].astype(str).tolist()
+    paper = dict(paper or {})
+    unknown = sorted(set(map(str, paper)) - set(models))
+    if unknown:
+        raise ValueError(f"{what}: paper names model(s) {unknown} not in the table (has {models})")
+    x = np.arange(len(models))
+    fig, axes = new_figure(len(ks), width=max(4.0, 1.1 * len(models) + 2.0), height=3.8)
+    top = max(float(vals.max()), *map(float, paper.values()), 0.05)
+    for ax, kk in zip(axes, ks, strict=True):
+        ax.bar(x - 0.2, table[f"{kk} before"], 0.4, color=_GREY, label="before fine-tuning")
+        ax.bar(x + 0.2, table[f"{kk} after"], 0.4, color=PALETTE[0], label="after fine-tuning")
+        if kk == "top-1" and paper:
+            px = [x[models.index(str(m))] + 0.2 for m in paper]
+            ax.scatter(
+                px,
+                list(paper.values()),
+                marker="D",
+                s=50,
+                color=PALETTE[7],
+                zorder=3,
+                label="paper (after fine-tuning)",
+            )
+            for xx, v in zip(px, paper.values(), strict=True):
+                ax.annotate(
+                    f"paper {100 * v:.1f}%",
+                    (xx, v),
+                    xytext=(0, 6),
+                    ha="center",
+                    textcoords="offset points",
+                    fontsize="x-small",
+                )
+        ax.set_xticks(x, models)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.set(
+            ylim=(0, min(1.0, 1.2 * top)),
+            ylabel=f"{kk} accuracy (validation)",
+            title=f"{kk} masked-token accuracy",
+        )
+        ax.legend(fontsize="small", loc="upper left")
+    return fig
+
+
+def learning_curve_figure(history: pd.DataFrame, *, target: float | None = 0.25) -> Figure:
+    """Top-1 and top-5 masked-token accuracy of the base stand-in against training minutes.
+
+    Parameters
+    ----------
+    history : DataFrame
+        One row per evaluation: ``step``, ``seconds`` (of training so far), ``top1``, ``top5``.
+    target : float or None, default 0.25
+        Top-1 accuracy the stand-in should reach (dashed line "target top-1"); None: no line.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Lines in time order; where steps grow with time a top axis shows the training step.
+
+    Examples
+    --------
+    >>> h = pd.DataFrame({"step": [0, 100], "seconds": [0, 120], "top1": [0.0, 0.2],
+    ...                   "top5": [0.01, 0.4]})
+    >>> ax = learning_curve_figure(h).axes[0]
+    >>> ax.lines[0].get_xdata().tolist()
+    [0.0, 2.0]
+    """
+    what = "learning_curve_figure"
+    _need(history, ["step", "seconds", "top1", "top5"], what)
+    _nonempty(history, what, "training history")
+    _finite(history, ["step", "seconds", "top1", "top5"], what)
+    if target is not None and not (np.isfinite(target) and 0 <= target <= 1):
+        raise ValueError(f"{what}: target must be a share in [0, 1] or None, got {target!r}")
+    h = history.sort_values(["seconds", "step"], kind="stable")
+    minutes = h["seconds"].to_numpy(float) / 60.0
+    fig, (ax,) = new_figure(1, width=6.4, height=4.0)
+    ax.plot(minutes, h["top1"].to_numpy(float), "o-", color=PALETTE[0], markersize=3, label="top-1")
+    ax.plot(minutes, h["top5"].to_numpy(float), "s-", color=PALETTE[2], markersize=3, label="top-5")
+    if target is not None:
+        ax.axhline(target, color=PALETTE[1], linestyle="--", linewidth=1.2, label="target top-1")
+    top = max(float(h[["top1", "top5"]].to_numpy(float).max()), target or 0.0, 0.05)
+    span = float(minutes[-1] - minutes[0]) or 1.0
+    ax.set(
+        xlim=(minutes[0] - 0.02 * span, minutes[-1] + 0.02 * span),
+        ylim=(0, min(1.0, 1.1 * top) if top <= 1 else 1.1 * top),
+    )
+    steps = h["step"].to_numpy(float)
+    if len(h) >= 2 and (np.diff(minutes) > 0).all() and (np.diff(steps) > 0).all():
+        sec = ax.secondary_xaxis(
+            "top",
+            functions=(
+                lambda m: np.interp(m, minutes, steps),
+                lambda s: np.interp(s, steps, minutes),
+            ),
+        )
+        sec.set_xlabel("training step")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set(
+        xlabel="minutes of training",
+        ylabel="masked-token accuracy (validation)",
+        title="Base stand-in: learning curve",
+    )
+    ax.legend(fontsize="small", loc="lower right")
+    return fig
