@@ -175,6 +175,8 @@ def _log_probs(
     """Log-softmax rows (n_masks, vocab) at the target masks of each text."""
     import torch
 
+    from nlpbias.models.mlm_training import masked_logits
+
     mask_id = _mask_id(tokenizer)
     try:
         device = next(model.parameters()).device
@@ -183,11 +185,9 @@ def _log_probs(
     out: list[Any] = []
     for start in range(0, len(texts), batch_size):
         enc = tokenizer(texts[start : start + batch_size], padding=True, return_tensors="pt")
-        inputs = {k: v.to(device) for k, v in enc.items() if k in ("input_ids", "attention_mask")}
-        result = model(**inputs)
-        logits = result.logits if hasattr(result, "logits") else result
-        logp = torch.log_softmax(logits.float(), dim=-1).cpu()
-        ids = inputs["input_ids"].cpu()
+        ids = enc["input_ids"]
+        selected = torch.zeros_like(ids, dtype=torch.bool)
+        counts = []
         for row in range(ids.shape[0]):
             k = start + row
             pos = (ids[row] == mask_id).nonzero().flatten()
@@ -197,8 +197,14 @@ def _log_probs(
                     f"found {pos.numel()} mask tokens in {texts[k]!r}, expected at least {n}; "
                     "the template must not break the mask token apart"
                 )
-            pos = pos[:n] if first[k] else pos[pos.numel() - n :]
-            out.append(logp[row, pos])
+            selected[row, pos[:n] if first[k] else pos[pos.numel() - n :]] = True
+            counts.append(n)
+        # vocabulary logits at the target masks only (BERT: the output layer runs there alone)
+        logits = masked_logits(
+            model, ids.to(device), enc["attention_mask"].to(device), selected.to(device)
+        )
+        logp = torch.log_softmax(logits.float(), dim=-1).cpu()
+        out.extend(torch.split(logp, counts))
     return out
 
 
@@ -296,15 +302,26 @@ def kurita_scores(
             texts.append(_fill(tpl, masks, filled))
             first.append(t_first)
     n_masks = [k for (_, _, k, _) in keys]
+    # the prior sentence of a template is the same for every attribute of the same length
+    unique = {text: i for i, text in reversed(list(enumerate(texts)))}
+    order = sorted(unique.values())
 
     was_training = bool(getattr(model, "training", False))
     model.eval()
     try:
         with torch.no_grad():
-            rows = _log_probs(model, tokenizer, texts, first, n_masks, batch_size=batch_size)
+            rows = _log_probs(
+                model,
+                tokenizer,
+                [texts[i] for i in order],
+                [first[i] for i in order],
+                [n_masks[i] for i in order],
+                batch_size=batch_size,
+            )
     finally:
         model.train(was_training)
-    table = dict(zip(keys, rows, strict=True))
+    by_text = {texts[i]: r for i, r in zip(order, rows, strict=True)}
+    table = {key: by_text[text] for key, text in zip(keys, texts, strict=True)}
 
     records = []
     for tpl, tgt, attr in itertools.product(templates, targets, attributes):

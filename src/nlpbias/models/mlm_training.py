@@ -241,7 +241,8 @@ def masked_logits(
     """Vocabulary logits at the ``selected`` positions only, shape ``(n_selected, vocab)``."""
     parts = _bert_parts(model)
     if parts is None:
-        return model(input_ids=inputs, attention_mask=attention_mask).logits[selected]
+        result = model(input_ids=inputs, attention_mask=attention_mask)
+        return (result.logits if hasattr(result, "logits") else result)[selected]
     base, head = parts
     hidden = base(input_ids=inputs, attention_mask=attention_mask).last_hidden_state
     return head(hidden[selected])
