@@ -330,3 +330,25 @@ def test_planted_corpus_moves_the_kurita_bias_its_way(planted_base, direction, s
     after = _leader_bias(res.path)
     assert res.after["top1"] > res.before["top1"] + 0.2  # it learnt the corpus
     assert sign * (after - before) > 0.5
+
+
+def test_zero_budget_saves_the_checkpoint_without_training(encoder_dir, tmp_path, monkeypatch):
+    cfg = _cfg(encoder_dir)
+    out = tmp_path / "zero"
+    with monkeypatch.context() as patch:
+        _stop_after(patch, 2)
+        adapt_mlm(TEXTS, config=cfg, output_dir=out, max_minutes=1, show_progress=False)
+    stopped = _weights(out)
+    calls = []
+    loss = mlm.masked_lm_loss
+    monkeypatch.setattr(mlm, "masked_lm_loss", lambda *a, **k: calls.append(1) or loss(*a, **k))
+    adapt_mlm(TEXTS, config=cfg, output_dir=out, max_minutes=0, show_progress=False)
+    assert calls == []  # no training step
+    card = quality_card(out)
+    assert not card["complete"] and card["steps_done"] == 2
+    assert card["held_out"]["step"] == 2
+    assert (out / "checkpoint.pt").is_file()  # a later call still resumes
+    for key, value in stopped.items():
+        torch.testing.assert_close(_weights(out)[key], value, rtol=0, atol=0, msg=key)
+    with pytest.raises(ValueError, match="max_minutes must be >= 0"):
+        adapt_mlm(TEXTS, config=cfg, output_dir=out, max_minutes=-1, show_progress=False)

@@ -56,6 +56,7 @@ __all__ = [
     "FineTuneResult",
     "StandInConfig",
     "adapt_mlm",
+    "card_summary",
     "fine_tune_mlm",
     "load_mlm",
     "predict_masked",
@@ -290,7 +291,8 @@ def adapt_mlm(
     config : StandInConfig, optional
         Hyper-parameters (the defaults are the book's stand-in).
     max_minutes : float, optional
-        Wall-clock budget of this call (not part of the cache key).
+        Wall-clock budget of this call (not part of the cache key). ``0`` trains no further:
+        it saves the model and card from the latest checkpoint as they are.
     eval_every, checkpoint_every : int
         Held-out evaluation and checkpoint intervals, in steps.
     output_dir : str or Path, optional
@@ -318,8 +320,8 @@ def adapt_mlm(
     _check_int(checkpoint_every, "checkpoint_every", 1)
     if cfg.head_steps > cfg.steps:
         raise ValueError(f"head_steps ({cfg.head_steps}) must be <= steps ({cfg.steps})")
-    if max_minutes is not None and not max_minutes > 0:
-        raise ValueError(f"max_minutes must be positive or None, got {max_minutes!r}")
+    if max_minutes is not None and not max_minutes >= 0:
+        raise ValueError(f"max_minutes must be >= 0 or None, got {max_minutes!r}")
     texts = _check_texts(standin_corpus() if texts is None else texts)
     fingerprint = texts_fingerprint(texts)
     out = _standin_dir(cfg, fingerprint, output_dir)
@@ -379,7 +381,7 @@ def adapt_mlm(
         unit="step",
     )
     model.train()
-    while state["step"] < cfg.steps:
+    while state["step"] < cfg.steps and budget != 0:
         step = state["step"]
         if phase == "head" and step >= cfg.head_steps:
             phase = "layers"
@@ -432,6 +434,11 @@ def adapt_mlm(
             break
     bar.close()
     state["seconds"] += time.perf_counter() - started
+    if state["history"][-1]["step"] != state["step"]:  # the card reports the final weights
+        state["history"].append(
+            {"step": state["step"], "seconds": state["seconds"],
+             **_evaluate(model, tokenizer, held_out)}
+        )  # fmt: skip
     model.eval()
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)
@@ -480,6 +487,34 @@ def quality_card(path: str | Path) -> dict[str, Any]:
             f"{card} does not exist; build the stand-in with nlpbias.models.mlm.adapt_mlm()"
         )
     return json.loads(card.read_text())
+
+
+def card_summary(card: dict[str, Any]) -> pd.Series:
+    """The quality card's headline numbers as one Series (for a table in the chapter).
+
+    Examples
+    --------
+    >>> card_summary(quality_card(path))["held-out top-1"]  # doctest: +SKIP
+    """
+    data = card["data"]
+    return pd.Series(
+        {
+            "encoder": card["config"]["encoder"],
+            "complete": card["complete"],
+            "steps done": card["steps_done"],
+            "steps planned": card["config"]["steps"],
+            "training minutes": round(card["training_seconds"] / 60, 1),
+            "device": card["device"],
+            "held-out top-1": card["held_out"]["top1"],
+            "held-out top-5": card["held_out"]["top5"],
+            "held-out masked tokens": int(card["held_out"]["n_masked"]),
+            "training texts": data["n_texts"],
+            "training blocks": data["n_train_blocks"],
+            "training tokens": data["n_train_tokens"],
+        },
+        name="stand-in",
+        dtype=object,
+    )
 
 
 @dataclass
