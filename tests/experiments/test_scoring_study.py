@@ -129,15 +129,25 @@ def test_paper_comparison_signs_and_values() -> None:
     assert cmp["paper sign"].iloc[2] == 1
 
 
-def test_planted_shift() -> None:
+def test_planted_shift_is_the_differential_of_the_two_concepts() -> None:
     table = pd.DataFrame(
-        {"model": ["base", "planted"], "attribute": ["leader"] * 2, "bias": [-0.1, 0.3]}
-    )
-    shift = study.planted_shift(table, base_label="base")
-    assert shift["shift"] == pytest.approx(0.4) and shift["as_planted"]
-    assert not study.planted_shift(table, base_label="base", direction="male")["as_planted"]
+        {"model": ["base", "base", "planted", "planted"],
+         "attribute": ["leader", "follower"] * 2, "bias": [-0.1, 0.0, 0.3, -0.2]}
+    )  # fmt: skip
+    shift = study.planted_shift(table, {"n_posts": 10}, base_label="base")
+    assert list(shift.index) == ["leader", "follower", "leader − follower"]
+    np.testing.assert_allclose(shift["shift"], [0.4, -0.2, 0.6])
+    np.testing.assert_allclose(shift.loc["leader − follower", ["before", "after"]], [-0.1, 0.5])
+    assert shift.attrs["as_planted"]
+    male = study.planted_shift(table, {"direction": "male"}, base_label="base")
+    assert not male.attrs["as_planted"]
+    # a drift of the whole model (both concepts up by the same amount) is not the association
+    drift = table.assign(bias=[-0.1, 0.0, 0.3, 0.4])
+    assert not study.planted_shift(drift, {}, base_label="base").attrs["as_planted"]
     with pytest.raises(KeyError, match="no bias for model 'base' and attribute 'career'"):
-        study.planted_shift(table, base_label="base", attribute="career")
+        study.planted_shift(table, {"concept": "career"}, base_label="base")
+    with pytest.raises(KeyError, match="unknown planted concept 'nurse'"):
+        study.planted_shift(table, {"concept": "nurse"}, base_label="base")
 
 
 def test_planted_posts_pair_the_concept_with_the_planted_gender(fws) -> None:

@@ -372,6 +372,7 @@ def accuracy_table(
 ) -> pd.DataFrame:
     """Validation masked-token accuracy per person model, before and after fine-tuning."""
     table = pd.DataFrame({p: r.summary() for p, r in results.items()}).T
+    table = table.astype({"train texts": int, "validation texts": int, "steps": int})
     table.index.name = "model"
     if paper is not None:
         table["paper top-1 after"] = [paper.get(p, np.nan) for p in table.index]
@@ -410,27 +411,50 @@ def paper_comparison(
 
 def planted_shift(
     table: pd.DataFrame,
+    planted: Mapping[str, Any],
     *,
     base_label: str,
     planted_label: str = "planted",
-    attribute: str = "leader",
-    direction: str = "female",
-) -> pd.Series:
-    """How fine-tuning on the planted corpus moved the planted attribute's bias.
+) -> pd.DataFrame:
+    """How fine-tuning on the planted corpus moved the planted concept and its opposite.
 
-    Returns ``before``, ``after``, ``shift`` and ``as_planted`` (True when the shift has the
-    planted sign: positive for ``female``, negative for ``male``).
+    ``planted`` is the spec given to :func:`planted_posts` (``concept`` default ``"leader"``,
+    ``direction`` default ``"female"``); the planted posts pair the ``direction`` gender with the
+    concept and the other gender with the opposite concept of the same framework. A pipeline
+    that picked up the association moves the two concepts *apart*: the planted concept towards
+    the planted gender, its opposite the other way. A shift that is the same on both concepts is
+    a drift of the whole model (e.g. towards the pronouns the person uses most), not the planted
+    association.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows: the planted concept, its opposite, and ``planted − opposite`` (the association);
+        columns ``before``, ``after``, ``shift``. ``attrs["as_planted"]`` is True when the
+        association's shift has the planted sign (positive for ``female``).
     """
+    concept = planted.get("concept", "leader")
+    direction = planted.get("direction", "female")
+    owner = [fw for fw in frameworks() if concept in fw.attributes]
+    if not owner:
+        raise KeyError(f"unknown planted concept {concept!r}; it is not in any framework")
+    (opposite,) = [c for c in owner[0].attributes if c != concept]
 
-    def value(model: str) -> float:
+    def value(model: str, attribute: str) -> float:
         hit = table[(table["model"] == model) & (table["attribute"] == attribute)]
         if hit.empty:
             raise KeyError(f"no bias for model {model!r} and attribute {attribute!r} in the table")
         return float(hit["bias"].iloc[0])
 
-    before, after = value(base_label), value(planted_label)
+    rows = {}
+    for attribute in (concept, opposite):
+        before, after = value(base_label, attribute), value(planted_label, attribute)
+        rows[attribute] = {"before": before, "after": after, "shift": after - before}
+    rows[f"{concept} − {opposite}"] = {
+        k: rows[concept][k] - rows[opposite][k] for k in ("before", "after", "shift")
+    }
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.name = f"planted: {direction} ~ {concept}"
     sign = 1 if direction == "female" else -1
-    return pd.Series(
-        {"attribute": attribute, "planted direction": direction, "before": before,
-         "after": after, "shift": after - before, "as_planted": bool(sign * (after - before) > 0)}
-    )  # fmt: skip
+    out.attrs["as_planted"] = bool(sign * out["shift"].iloc[-1] > 0)
+    return out

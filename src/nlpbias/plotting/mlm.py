@@ -283,7 +283,8 @@ def accuracy_figure(table: pd.DataFrame, *, paper: Mapping[str, float] | None = 
         ``top-5 before`` and ``top-5 after`` (a second panel), all shares in [0, 1].
     paper : mapping of str to float, optional
         Seed 003's top-1 accuracy after fine-tuning per model (e.g. ``{"Trump": 0.636}``),
-        drawn as black diamonds on the "after" bars of the top-1 panel.
+        drawn as black diamonds on the "after" bars of the top-1 panel. Models the table does
+        not have are ignored (a run without Trump shows no Trump marker).
 
     Returns
     -------
@@ -308,10 +309,7 @@ def accuracy_figure(table: pd.DataFrame, *, paper: Mapping[str, float] | None = 
     if (vals < 0).any() or (vals > 1).any():
         raise ValueError(f"{what}: accuracies must be shares in [0, 1]; divide percentages by 100")
     models = table["model"].astype(str).tolist()
-    paper = dict(paper or {})
-    unknown = sorted(set(map(str, paper)) - set(models))
-    if unknown:
-        raise ValueError(f"{what}: paper names model(s) {unknown} not in the table (has {models})")
+    paper = {str(m): float(v) for m, v in (paper or {}).items() if str(m) in models}
     x = np.arange(len(models))
     fig, axes = new_figure(len(ks), width=max(4.0, 1.1 * len(models) + 2.0), height=3.8)
     top = max(float(vals.max()), *map(float, paper.values()), 0.05)
