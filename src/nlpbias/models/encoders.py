@@ -53,7 +53,7 @@ _OFFLINE_HINT = (
 )
 _MLM_HINT = (
     "use an online masked LM such as 'bert-base-uncased', or the project's offline stand-in MLM "
-    "(trained by nlpbias itself, see the book's models page)"
+    "(nlpbias.models.mlm.adapt_mlm(), which trains a head onto MiniLM; see chapter 06)"
 )
 
 

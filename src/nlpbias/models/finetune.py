@@ -16,8 +16,8 @@ module gives the book's two versions of that pipeline on the offline encoder all
 
 Fine-tuning cost. On 2 CPU cores one step of batch 32, ``max_length=64`` takes about 1.3 s with
 length-grouped batches (``group_by_length=True``; about 1.8 s with random batches), so one epoch
-on the 22k Davidson training tweets takes about 15 minutes; see the book's models page for the
-measured numbers. A GPU (``device="auto"``) makes it a matter of seconds.
+on the 22k Davidson training tweets takes about 15 minutes (chapter 03 reports the measured
+time of its run). A GPU (``device="auto"``) makes it a matter of seconds.
 """
 
 from __future__ import annotations
