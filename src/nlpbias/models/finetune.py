@@ -51,6 +51,7 @@ from nlpbias.models.encoders import (
     resolve_device,
     resolve_model,
 )
+from nlpbias.models.mlm_training import pad_ids
 from nlpbias.progress import progress
 from nlpbias.repro import rng
 
@@ -348,12 +349,7 @@ def _quiet_transformers() -> Iterator[None]:
 
 
 def _pad(rows: list[list[int]], pad_id: int, device: torch.device) -> dict[str, torch.Tensor]:
-    width = max(len(r) for r in rows)
-    ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
-    mask = torch.zeros((len(rows), width), dtype=torch.long)
-    for i, r in enumerate(rows):
-        ids[i, : len(r)] = torch.tensor(r, dtype=torch.long)
-        mask[i, : len(r)] = 1
+    ids, mask = pad_ids(rows, pad_id)
     return {"input_ids": ids.to(device), "attention_mask": mask.to(device)}
 
 

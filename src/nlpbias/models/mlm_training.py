@@ -34,6 +34,7 @@ __all__ = [
     "masked_accuracy",
     "masked_lm_loss",
     "pack_blocks",
+    "pad_ids",
     "seeded",
     "step_generator",
     "step_seed",
@@ -158,7 +159,8 @@ def step_generator(random_state: int, step: int) -> torch.Generator:
     return torch.Generator().manual_seed(step_seed(random_state, step))
 
 
-def _pad(blocks: Sequence[Sequence[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
+def pad_ids(blocks: Sequence[Sequence[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Right-pad token-id lists into ``(input_ids, attention_mask)`` tensors (on the CPU)."""
     width = max(len(b) for b in blocks)
     ids = torch.full((len(blocks), width), pad_id, dtype=torch.long)
     attention = torch.zeros((len(blocks), width), dtype=torch.long)
@@ -262,7 +264,7 @@ def batch_tensors(
     blocks: Sequence[Sequence[int]], rows: Sequence[int], pad_id: int, device: torch.device
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Pad the chosen blocks into ``(input_ids, attention_mask)`` on ``device``."""
-    ids, attention = _pad([blocks[i] for i in rows], pad_id)
+    ids, attention = pad_ids([blocks[i] for i in rows], pad_id)
     return ids.to(device), attention.to(device)
 
 
