@@ -5,8 +5,9 @@ Texts are tokenised once and packed greedily into blocks of at most ``max_length
 is truncated). Each training step draws a batch of blocks and masks it afresh (*dynamic masking*,
 as RoBERTa): 15 % of the non-special tokens are selected; of those 80 % become ``[MASK]``, 10 % a
 random token and 10 % stay. The loss is the cross-entropy at the selected positions only, and
-for BERT models the output layer is applied only there (an order of magnitude cheaper than
-scoring every position against the 30k-word vocabulary).
+for BERT models the output layer is applied only there instead of scoring every position against
+the 30k-word vocabulary: one stand-in training step (batch 32 x 128, 2 CPU cores) takes 1.9 s
+instead of 5.9 s, and 1.2 s with bfloat16 autocast (``benchmarks/mlm_step.py``).
 
 The randomness of step ``s`` comes from a generator seeded with ``(random_state, s)``, so a run
 that is interrupted and resumed from a checkpoint draws exactly the batches and masks that an
@@ -132,7 +133,7 @@ def pack_blocks(
     bar = progress(total=len(texts), enabled=show_progress, desc="tokenising", unit="text")
     for start in range(0, len(texts), chunk):
         batch = texts[start : start + chunk]
-        ids = tokenizer(batch, add_special_tokens=False)["input_ids"]
+        ids = tokenizer(batch, add_special_tokens=False, verbose=False)["input_ids"]
         for piece in ids:
             if not piece:
                 continue
