@@ -205,3 +205,14 @@ def test_score_models_labels_concepts_and_genders(fws, monkeypatch) -> None:
     assert set(lf.loc[lf["attribute"] == "meek", "concept"]) == {"follower"}
     assert set(lf.loc[lf["target"] == "feminine", "gender"]) == {"female"}
     assert not out[["concept", "gender"]].isna().any().any()
+
+
+def test_person_corpora_reads_your_posts(tmp_path) -> None:
+    posts = tmp_path / "posts.txt"
+    posts.write_text(
+        "first post http://t.co/x\nRT @someone: not mine\n\nsecond post\n", encoding="utf-8"
+    )
+    out = study.person_corpora([], personal_corpus=posts)
+    train, val = out["you"]
+    assert val is None  # split 90/10 when fine-tuning
+    assert train == ["first post", "second post"]  # URL removed, retweet and empty line dropped
