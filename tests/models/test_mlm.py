@@ -221,7 +221,7 @@ def test_adapt_mlm_cache_hit_does_not_train(encoder_dir, monkeypatch) -> None:
         ({"config": "x"}, TypeError, "StandInConfig"),
         ({"steps": 0}, ValueError, "steps must be"),
         ({"steps": 2, "head_steps": 3}, ValueError, "head_steps"),
-        ({"max_minutes": 0}, ValueError, "max_minutes"),
+        ({"max_minutes": -0.5}, ValueError, "max_minutes must be >= 0"),
         ({"eval_every": 0}, ValueError, "eval_every"),
     ],
 )
