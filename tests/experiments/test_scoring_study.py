@@ -44,6 +44,17 @@ def test_frameworks_read_word_sets_and_templates(fws) -> None:
     assert len(leader.attribute_words) == 16
 
 
+def test_frameworks_table(fws) -> None:
+    table = study.frameworks_table(fws)
+    assert list(table.columns) == list(study.FRAMEWORKS)
+    assert table.loc["male targets", "dong_career_family"] == "he, boys, men"
+    assert table.loc["leader", "dong_leader_follower"].startswith("leader, senior, manager")
+    assert table.loc["leader", "dong_career_family"] == ""  # concept of another framework
+    assert table.loc["templates", "dong_leader_follower"] == (
+        "[TARGET] is [ATTRIBUTE] | [TARGET] are [ATTRIBUTE]"
+    )
+
+
 def test_frameworks_unknown_name() -> None:
     with pytest.raises(KeyError, match="no templates for word set 'caliskan_weat6'"):
         study.frameworks(["caliskan_weat6"])

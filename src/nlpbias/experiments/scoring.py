@@ -38,6 +38,7 @@ __all__ = [
     "effect_sizes",
     "fine_tune_people",
     "frameworks",
+    "frameworks_table",
     "paper_comparison",
     "person_corpora",
     "planted_posts",
@@ -97,6 +98,21 @@ def frameworks(names: Sequence[str] = FRAMEWORKS) -> list[Framework]:
             )
         )
     return out
+
+
+def frameworks_table(fws: Sequence[Framework]) -> pd.DataFrame:
+    """One column per framework: its targets, attribute words per concept and templates."""
+    return pd.DataFrame(
+        {
+            fw.name: {
+                "female targets": ", ".join(fw.female),
+                "male targets": ", ".join(fw.male),
+                **{concept: ", ".join(words) for concept, words in fw.attributes.items()},
+                "templates": " | ".join(fw.templates),
+            }
+            for fw in fws
+        }
+    ).fillna("")
 
 
 def reported() -> dict[str, Any]:
