@@ -12,6 +12,7 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
 import nlpbias.models.mlm as mlm  # noqa: E402
+import nlpbias.models.mlm_finetune as mlm_finetune  # noqa: E402
 from nlpbias.data.synthetic_personal import planted_corpus  # noqa: E402
 from nlpbias.metrics.mlm import dong_bias, kurita_scores  # noqa: E402
 from nlpbias.models.encoders import load_mlm  # noqa: E402
@@ -257,7 +258,7 @@ def test_fine_tune_split_record_and_cache(mlm_dir, tmp_path, monkeypatch) -> Non
     assert summary["train texts"] == 180 and summary["top-1 after"] == res.after["top1"]
     load_mlm(res.path, device="cpu")
 
-    monkeypatch.setattr(mlm, "load_mlm", lambda *a, **k: pytest.fail("trained again"))
+    monkeypatch.setattr(mlm_finetune, "load_mlm", lambda *a, **k: pytest.fail("trained again"))
     again = _fine_tune(mlm_dir, texts, learning_rate=1e-3, max_steps=3)
     assert again.path == res.path and again.after == res.after
 

@@ -18,16 +18,13 @@ model cache ``$NLPBIAS_CACHE/models`` (see :func:`nlpbias.cache.cache_dir`).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
-import math
 import os
-import shutil
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,10 +32,14 @@ import pandas as pd
 import torch
 
 from nlpbias.cache import cache_dir
-from nlpbias.models.encoders import load_mlm, minilm_path, resolve_device, resolve_model
+from nlpbias.models.encoders import load_mlm, resolve_device, resolve_model
+from nlpbias.models.mlm_finetune import FineTuneResult, fine_tune_mlm
 from nlpbias.models.mlm_training import (
     _check_texts,
     batch_tensors,
+    bf16_autocast,
+    check_int,
+    lr_factor,
     mask_tokens,
     masked_accuracy,
     masked_lm_loss,
@@ -78,7 +79,6 @@ DEFAULT_PROBES = (
 )
 
 CARD_FILE = "quality_card.json"
-FINETUNE_FILE = "fine_tune.json"
 _CHECKPOINT = "checkpoint.pt"
 
 
@@ -109,12 +109,6 @@ class StandInConfig:
     def key(self, data_fingerprint: str) -> str:
         blob = json.dumps({**asdict(self), "data": data_fingerprint}, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
-
-
-def _check_int(value: object, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return value
 
 
 def standin_corpus(
@@ -150,20 +144,6 @@ def standin_corpus(
     if not texts:
         raise ValueError("the stand-in corpus is empty; enable wiki or gutenberg_paragraphs")
     return texts
-
-
-def _lr_factor(step: int, *, start: int, warmup: int, total: int) -> float:
-    """Linear warm-up from ``start`` over ``warmup`` steps, then linear decay to 0 at ``total``."""
-    since = step - start
-    if since < warmup:
-        return (since + 1) / warmup
-    return max(0.0, (total - step) / max(1, total - start - warmup))
-
-
-def _autocast(enabled: bool, device: torch.device) -> contextlib.AbstractContextManager[Any]:
-    if not enabled:
-        return contextlib.nullcontext()
-    return torch.autocast(device_type=device.type, dtype=torch.bfloat16)
 
 
 def _build_standin(encoder: str, random_state: int) -> tuple[Any, Any]:
@@ -314,10 +294,10 @@ def adapt_mlm(
     cfg = config if config is not None else StandInConfig()
     if not isinstance(cfg, StandInConfig):
         raise TypeError(f"config must be a StandInConfig, got {type(cfg).__name__}")
-    _check_int(cfg.steps, "steps", 1)
-    _check_int(cfg.head_steps, "head_steps", 0)
-    _check_int(eval_every, "eval_every", 1)
-    _check_int(checkpoint_every, "checkpoint_every", 1)
+    check_int(cfg.steps, "steps", 1)
+    check_int(cfg.head_steps, "head_steps", 0)
+    check_int(eval_every, "eval_every", 1)
+    check_int(checkpoint_every, "checkpoint_every", 1)
     if cfg.head_steps > cfg.steps:
         raise ValueError(f"head_steps ({cfg.head_steps}) must be <= steps ({cfg.steps})")
     if max_minutes is not None and not max_minutes >= 0:
@@ -387,7 +367,7 @@ def adapt_mlm(
             phase = "layers"
             optimiser = _optimiser(model, cfg, phase)
         start = 0 if phase == "head" else cfg.head_steps
-        factor = _lr_factor(step, start=start, warmup=cfg.warmup_steps, total=cfg.steps)
+        factor = lr_factor(step, start=start, warmup=cfg.warmup_steps, total=cfg.steps)
         for group in optimiser.param_groups:
             group["lr"] = group["base_lr"] * factor
         gen = step_generator(cfg.random_state, step)
@@ -397,7 +377,7 @@ def adapt_mlm(
             ids, attention, tokenizer=tokenizer, generator=gen, mlm_probability=cfg.mlm_probability
         )
         with seeded(step_seed(cfg.random_state, step), torch_device):  # dropout
-            with _autocast(cfg.bf16, torch_device):
+            with bf16_autocast(cfg.bf16, torch_device):
                 loss, _ = masked_lm_loss(
                     model,
                     inputs.to(torch_device),
@@ -515,226 +495,3 @@ def card_summary(card: dict[str, Any]) -> pd.Series:
         name="stand-in",
         dtype=object,
     )
-
-
-@dataclass
-class FineTuneResult:
-    """Where a fine-tuned model was saved and how well it fills blanks before and after."""
-
-    path: Path
-    before: dict[str, float]
-    after: dict[str, float]
-    n_train_texts: int
-    n_val_texts: int
-    steps: int
-    seconds: float
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def summary(self) -> pd.Series:
-        """One row of the validation-accuracy table."""
-        return pd.Series(
-            {
-                "train texts": self.n_train_texts,
-                "validation texts": self.n_val_texts,
-                "steps": self.steps,
-                "top-1 before": self.before["top1"],
-                "top-1 after": self.after["top1"],
-                "top-5 before": self.before["top5"],
-                "top-5 after": self.after["top5"],
-                "seconds": self.seconds,
-            }
-        )
-
-
-def _model_identity(base: str) -> str:
-    """Stable identity of a base model: its name, or a hash of a local folder's weights."""
-    path = Path(base)
-    if path.is_dir():
-        digest = hashlib.sha256()
-        for f in sorted(path.glob("*.safetensors")) + sorted(path.glob("*.bin")):
-            with f.open("rb") as fh:
-                for chunk in iter(lambda fh=fh: fh.read(1 << 22), b""):
-                    digest.update(chunk)
-        return digest.hexdigest()[:16]
-    return base
-
-
-def _iter_epochs(n: int, batch_size: int, epochs: int, random_state: int) -> Iterator[list[int]]:
-    for epoch in range(epochs):
-        order = torch.randperm(n, generator=step_generator(random_state, -1 - epoch)).tolist()
-        for start in range(0, n, batch_size):
-            yield order[start : start + batch_size]
-
-
-def fine_tune_mlm(
-    base: str | os.PathLike[str],
-    texts: Sequence[str],
-    *,
-    val_texts: Sequence[str] | None = None,
-    val_fraction: float = 0.1,
-    epochs: int = 1,
-    max_steps: int | None = None,
-    learning_rate: float = 5e-5,
-    batch_size: int = 32,
-    max_length: int = 128,
-    train_embeddings: bool = False,
-    bf16: bool = True,
-    random_state: int = 0,
-    output_dir: str | Path | None = None,
-    device: str | torch.device = "auto",
-    show_progress: bool = True,
-) -> FineTuneResult:
-    """Continue masked-LM training of ``base`` on one person's texts (seed 003's per-person model).
-
-    MLM loss only (seed 003 found that dropping BERT's next-sentence loss worked best). Texts
-    are packed into blocks; the held-out masked-token accuracy is measured on the same
-    validation blocks and masks before and after. Results are cached: the same base, texts and
-    parameters return the saved model without training.
-
-    Parameters
-    ----------
-    base : str or path-like
-        A masked LM: HF name (``"bert-base-uncased"``) or local folder (e.g. from
-        :func:`adapt_mlm`).
-    texts : sequence of str
-        The person's posts, one per entry.
-    val_texts : sequence of str, optional
-        A given validation split (Dong's ``*_val.txt``); otherwise ``val_fraction`` of ``texts``
-        is held out with ``random_state``.
-    val_fraction : float, default 0.1
-    epochs : int, default 1
-    max_steps : int, optional
-        Stop after this many optimiser steps.
-    learning_rate : float, default 5e-5
-        AdamW, linear warm-up over the first 10 % of steps, then linear decay.
-    batch_size, max_length : int, default 32, 128
-    train_embeddings : bool, default False
-        Also train the word embeddings (the tied output layer). Off by default: on a few
-        thousand posts, updating 30k embedding rows mostly moves the rows the person used.
-    bf16 : bool, default True
-        bfloat16 autocast (CPU and CUDA).
-    random_state : int, default 0
-    output_dir : str or Path, optional
-        Default ``$NLPBIAS_CACHE/models/finetuned-<key>``.
-    device : str or torch.device, default "auto"
-    show_progress : bool, default True
-
-    Returns
-    -------
-    FineTuneResult
-        ``path`` (load with :func:`load_mlm`), ``before``/``after`` accuracies, sizes, time.
-
-    Examples
-    --------
-    >>> res = fine_tune_mlm(standin, load_personal_corpus("hillary"))  # doctest: +SKIP
-    >>> res.after["top1"] > res.before["top1"]  # doctest: +SKIP
-    True
-    """
-    texts = _check_texts(texts)
-    _check_int(epochs, "epochs", 1)
-    _check_int(batch_size, "batch_size", 1)
-    if max_steps is not None:
-        _check_int(max_steps, "max_steps", 1)
-    if not learning_rate > 0:
-        raise ValueError(f"learning_rate must be positive, got {learning_rate!r}")
-    if val_texts is None:
-        train_idx, val_idx = split_indices(
-            len(texts), val_fraction=val_fraction, random_state=random_state
-        )
-        train_texts = [texts[i] for i in train_idx]
-        held_texts = [texts[i] for i in val_idx]
-    else:
-        train_texts, held_texts = texts, _check_texts(val_texts, "val_texts")
-    base_name = resolve_model(base)
-    params = {
-        "base": _model_identity(base_name),
-        "epochs": epochs,
-        "max_steps": max_steps,
-        "learning_rate": learning_rate,
-        "batch_size": batch_size,
-        "max_length": max_length,
-        "train_embeddings": train_embeddings,
-        "bf16": bf16,
-        "random_state": random_state,
-        "train": texts_fingerprint(train_texts),
-        "val": texts_fingerprint(held_texts),
-    }
-    key = hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()[:12]
-    out = (
-        Path(output_dir).expanduser() if output_dir else cache_dir() / "models" / f"finetuned-{key}"
-    )
-    record = out / FINETUNE_FILE
-    if record.is_file():
-        saved = json.loads(record.read_text())
-        if saved.get("key") == key:
-            return FineTuneResult(path=out, **saved["result"])
-    torch_device = resolve_device(device)
-    tokenizer, model = load_mlm(base_name, device=torch_device)
-    train = pack_blocks(tokenizer, train_texts, max_length=max_length)
-    held_out = pack_blocks(tokenizer, held_texts, max_length=max_length)
-    before = masked_accuracy(model, tokenizer, held_out, random_state=random_state)
-    total = math.ceil(len(train) / batch_size) * epochs
-    total = min(total, max_steps) if max_steps else total
-    warmup = max(1, total // 10)
-    embeddings = model.get_input_embeddings().weight
-    for p in model.parameters():
-        p.requires_grad = True
-    embeddings.requires_grad = train_embeddings
-    trainable = [p for p in model.parameters() if p.requires_grad]
-    optimiser = torch.optim.AdamW(trainable, lr=learning_rate, weight_decay=0.01)
-    pad_id = tokenizer.pad_token_id or 0
-    started = time.perf_counter()
-    model.train()
-    batches = _iter_epochs(len(train), batch_size, epochs, random_state)
-    for step, rows in enumerate(
-        progress(batches, total=total, enabled=show_progress, desc="fine-tuning", unit="step")
-    ):
-        if step >= total:
-            break
-        for group in optimiser.param_groups:
-            group["lr"] = learning_rate * _lr_factor(step, start=0, warmup=warmup, total=total)
-        ids, attention = batch_tensors(train, rows, pad_id, torch.device("cpu"))
-        inputs, labels = mask_tokens(
-            ids, attention, tokenizer=tokenizer, generator=step_generator(random_state, step)
-        )
-        with seeded(step_seed(random_state, step), torch_device), _autocast(bf16, torch_device):
-            loss, _ = masked_lm_loss(
-                model, inputs.to(torch_device), attention.to(torch_device), labels.to(torch_device)
-            )
-        if not torch.isfinite(loss):
-            raise FloatingPointError(f"fine-tuning loss became {loss.item()}; lower learning_rate")
-        loss.backward()
-        optimiser.step()
-        optimiser.zero_grad(set_to_none=True)
-    seconds = time.perf_counter() - started
-    model.eval()
-    for p in model.parameters():
-        p.requires_grad = False
-    after = masked_accuracy(model, tokenizer, held_out, random_state=random_state)
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
-    model.save_pretrained(out)
-    tokenizer.save_pretrained(out)
-    result = {
-        "before": before,
-        "after": after,
-        "n_train_texts": len(train_texts),
-        "n_val_texts": len(held_texts),
-        "steps": total,
-        "seconds": round(seconds, 1),
-        "params": params,
-    }
-    record.write_text(json.dumps({"key": key, "result": result}, indent=1))
-    return FineTuneResult(path=out, **result)
-
-
-def default_standin_path() -> Path:
-    """Folder of the default stand-in (exists only after :func:`adapt_mlm` has run)."""
-    texts = standin_corpus()
-    return _standin_dir(StandInConfig(), texts_fingerprint(texts), None)
-
-
-def minilm_folder() -> Path:
-    """The encoder the stand-in starts from (re-exported for the chapter's provenance table)."""
-    return minilm_path()

@@ -31,6 +31,9 @@ import torch
 from nlpbias.progress import progress
 
 __all__ = [
+    "bf16_autocast",
+    "check_int",
+    "lr_factor",
     "mask_tokens",
     "masked_accuracy",
     "masked_lm_loss",
@@ -88,6 +91,28 @@ def seeded(seed: int, device: torch.device | None = None) -> Iterator[None]:
     with torch.random.fork_rng(devices=devices):
         torch.manual_seed(seed % (2**63))
         yield
+
+
+def check_int(value: object, name: str, minimum: int) -> int:
+    """``value`` if it is an int (not bool) >= ``minimum``, else a one-line ValueError."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return value
+
+
+def lr_factor(step: int, *, start: int, warmup: int, total: int) -> float:
+    """Linear warm-up from ``start`` over ``warmup`` steps, then linear decay to 0 at ``total``."""
+    since = step - start
+    if since < warmup:
+        return (since + 1) / warmup
+    return max(0.0, (total - step) / max(1, total - start - warmup))
+
+
+def bf16_autocast(enabled: bool, device: torch.device) -> contextlib.AbstractContextManager[Any]:
+    """bfloat16 autocast on ``device`` when ``enabled``, else a no-op context."""
+    if not enabled:
+        return contextlib.nullcontext()
+    return torch.autocast(device_type=device.type, dtype=torch.bfloat16)
 
 
 def pack_blocks(
