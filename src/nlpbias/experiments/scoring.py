@@ -125,11 +125,10 @@ def reported() -> dict[str, Any]:
 
     rep = load_reported("dong2020")
     per_attribute: dict[str, float] = {}
-    for fw in FRAMEWORKS:
-        ws_rep = load_wordset(fw).reported or {}
-        for concept in load_wordset(fw).attributes:
-            if concept in ws_rep:
-                per_attribute[concept] = float(ws_rep[concept])
+    for name in FRAMEWORKS:
+        ws = load_wordset(name)
+        values = ws.reported or {}
+        per_attribute.update({c: float(values[c]) for c in ws.attributes if c in values})
     if per_attribute:
         per_attribute["average"] = float(np.mean(list(per_attribute.values())))
     rep["base_bias"] = per_attribute
@@ -216,6 +215,15 @@ def person_corpora(
     return out
 
 
+def _concept_pair(concept: str) -> tuple[Framework, str] | None:
+    """The framework that has ``concept`` and the opposite concept in it (None if none has)."""
+    for fw in frameworks():
+        if concept in fw.attributes:
+            (opposite,) = [c for c in fw.attributes if c != concept]
+            return fw, opposite
+    return None
+
+
 def planted_posts(planted: Mapping[str, Any], *, random_state: int = 0) -> list[str]:
     """A SYNTHETIC person whose posts pair one gender with one of Dong's attribute concepts.
 
@@ -228,14 +236,14 @@ def planted_posts(planted: Mapping[str, Any], *, random_state: int = 0) -> list[
 
     spec = dict(planted)
     concept = spec.pop("concept", "leader")
-    owner = [fw for fw in frameworks() if concept in fw.attributes]
-    if not owner:
+    pair = _concept_pair(concept)
+    if pair is None:
         known = sorted(c for fw in frameworks() for c in fw.attributes)
         raise KeyError(f"unknown concept {concept!r} to plant; choose from {known}")
-    (opposite,) = [c for c in owner[0].attributes if c != concept]
+    fw, opposite = pair
     return planted_corpus(
-        attribute_words=list(owner[0].attributes[concept]),
-        opposite_words=list(owner[0].attributes[opposite]),
+        attribute_words=list(fw.attributes[concept]),
+        opposite_words=list(fw.attributes[opposite]),
         **{"random_state": random_state, **spec},
     )
 
@@ -373,13 +381,12 @@ def topk_table(
             f"{list(attributes)}; check them against the scored frameworks"
         )
     mean = sub.groupby(["model", "attribute", "target", "gender"], sort=False)["score"].mean()
-    mean = mean.reset_index().sort_values(["model", "attribute", "score"], ascending=[1, 1, 0])
-    mean["rank"] = mean.groupby(["model", "attribute"]).cumcount() + 1
-    out = mean[mean["rank"] <= k]
-    order = {m: i for i, m in enumerate(scores["model"].unique())}
-    out = out.sort_values(
-        ["model", "attribute", "rank"], key=lambda s: s.map(order) if s.name == "model" else s
-    )
+    mean = mean.reset_index()
+    # models in the order they were scored; within one, attributes sorted, best target first
+    mean["model"] = pd.Categorical(mean["model"], categories=list(scores["model"].unique()))
+    mean = mean.sort_values(["model", "attribute", "score"], ascending=[True, True, False])
+    mean["rank"] = mean.groupby(["model", "attribute"], observed=True).cumcount() + 1
+    out = mean[mean["rank"] <= k].astype({"model": str})
     return out[["model", "attribute", "rank", "target", "gender", "score"]].reset_index(drop=True)
 
 
@@ -451,10 +458,10 @@ def planted_shift(
     """
     concept = planted.get("concept", "leader")
     direction = planted.get("direction", "female")
-    owner = [fw for fw in frameworks() if concept in fw.attributes]
-    if not owner:
+    pair = _concept_pair(concept)
+    if pair is None:
         raise KeyError(f"unknown planted concept {concept!r}; it is not in any framework")
-    (opposite,) = [c for c in owner[0].attributes if c != concept]
+    opposite = pair[1]
 
     def value(model: str, attribute: str) -> float:
         hit = table[(table["model"] == model) & (table["attribute"] == attribute)]

@@ -325,6 +325,7 @@ def adapt_mlm(
 
     state = {"step": 0, "seconds": 0.0, "history": []}
     ckpt = out / _CHECKPOINT
+    saved = None
     if ckpt.is_file():
         saved = torch.load(ckpt, map_location=torch_device, weights_only=False)
         model.load_state_dict(saved["model"])
@@ -336,7 +337,7 @@ def adapt_mlm(
         )
     phase = "head" if state["step"] < cfg.head_steps else "layers"
     optimiser = _optimiser(model, cfg, phase)
-    if ckpt.is_file() and saved.get("phase") == phase:
+    if saved is not None and saved["phase"] == phase:
         optimiser.load_state_dict(saved["optimiser"])
 
     def checkpoint() -> None:
