@@ -28,7 +28,7 @@ def expected() -> list[float]:
 
 
 def test_serial_runs_in_task_order() -> None:
-    assert run_sweep(draw, TASKS, show_progress=False) == expected()
+    assert run_sweep(draw, TASKS, executor="serial", show_progress=False) == expected()
 
 
 def test_executor_object_gives_identical_results() -> None:
@@ -57,7 +57,7 @@ def test_failure_names_the_task(executor: str) -> None:
             run_sweep(fails_on_two, tasks, executor=pool, show_progress=False)
     else:
         with pytest.raises(SweepError) as err:
-            run_sweep(fails_on_two, tasks, show_progress=False)
+            run_sweep(fails_on_two, tasks, executor="serial", show_progress=False)
     msg = str(err.value)
     assert "task 1 (x=2)" in msg and "two is not allowed" in msg and "\n" not in msg
 
@@ -68,8 +68,39 @@ def test_bad_arguments() -> None:
     with pytest.raises(TypeError, match="task 0 must be a dict"):
         run_sweep(draw, [3])
     with pytest.raises(ValueError, match="executor must be one of"):
-        run_sweep(draw, TASKS, executor="dask")
+        run_sweep(draw, TASKS, executor="cluster")
     with pytest.raises(TypeError, match="submit"):
         run_sweep(draw, TASKS, executor=object())
     with pytest.raises(ValueError, match="n_jobs"):
         run_sweep(draw, TASKS, executor="process", n_jobs=0)
+
+
+def keyword_echo(key: str, pure: bool, workers: int) -> tuple:
+    return key, pure, workers
+
+
+def test_task_keys_do_not_clash_with_the_executors_own_options() -> None:
+    # Client.submit(fn, key=..., pure=..., workers=...) would take these as its own options
+    tasks = [{"key": "a", "pure": False, "workers": 3}]
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        assert (
+            run_sweep(keyword_echo, tasks * 2, executor=pool, show_progress=False)
+            == [("a", False, 3)] * 2
+        )
+
+
+def test_dask_without_a_cluster_or_address_starts_a_local_one(monkeypatch) -> None:
+    pytest.importorskip("distributed")
+    monkeypatch.delenv("NLPBIAS_DASK_SCHEDULER", raising=False)
+    tasks = [{"start": i, "stop": i + 2} for i in range(3)]
+    got = run_sweep(np.arange, tasks, executor="dask", n_jobs=2, show_progress=False)
+    assert [g.tolist() for g in got] == [[0, 1], [1, 2], [2, 3]]
+
+
+def test_dask_unreachable_scheduler_fails_clearly(monkeypatch) -> None:
+    pytest.importorskip("distributed")
+    import dask
+
+    monkeypatch.setenv("NLPBIAS_DASK_SCHEDULER", "tcp://127.0.0.1:9")
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}), pytest.raises(OSError):
+        run_sweep(np.arange, [{"stop": 1}, {"stop": 2}], executor="dask", show_progress=False)

@@ -446,7 +446,7 @@ def retrain_removals(
     window : int, default 8
     lowercase : bool, default True
     max_missing : float, default 0.2
-    executor : {"serial", "process"} or executor object, default "serial"
+    executor : {"serial", "process", "dask"} or executor object, default "serial"
         Where the fits run (see :func:`nlpbias.sweep.run_sweep`).
     n_jobs : int, optional
         Processes of the ``"process"`` executor.

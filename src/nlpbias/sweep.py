@@ -3,18 +3,23 @@
 A sweep (embeddings × grid points × seeds) is written once, as a list of keyword-argument dicts,
 and executed by :func:`run_sweep` through an *executor*:
 
-- ``"serial"`` (the default): in this process, one task after the other;
-- ``"process"``: a local :class:`concurrent.futures.ProcessPoolExecutor` with ``n_jobs`` workers,
-  started with the ``spawn`` method (a forked child of a process whose torch or OpenMP threads
-  are running can deadlock; spawned workers import the function afresh, so it must be defined
-  at module level in an importable module);
-- any object with a ``submit(fn, **kwargs)`` method that returns futures with ``result()``: an
-  already running :class:`concurrent.futures.Executor`, or a ``dask.distributed.Client``
-  connected to a cluster (see the book's "Reproduce at scale" page).
+- ``"process"`` (the default): a local :class:`concurrent.futures.ProcessPoolExecutor` with
+  ``n_jobs`` workers, started with the ``spawn`` method (a forked child of a process whose torch
+  or OpenMP threads are running can deadlock; spawned workers import the function afresh, so it
+  must be defined at module level in an importable module);
+- ``"serial"``: in this process, one task after the other (the ``smoke`` profile, debugging);
+- ``"dask"``: a Dask cluster through :mod:`dask.distributed` — the client already active in
+  this process (``Client(cluster)``, e.g. a ``LocalCluster`` or a dask-jobqueue
+  ``SLURMCluster``), else a client connected to the scheduler at ``$NLPBIAS_DASK_SCHEDULER``
+  (``tcp://host:8786``), else a ``LocalCluster`` of ``n_jobs`` single-threaded worker processes
+  started for the duration of the sweep;
+- any object with a ``submit(fn, *args)`` method that returns futures with ``result()``: an
+  already running :class:`concurrent.futures.Executor` or a ``dask.distributed.Client``.
 
 Every task carries its own seed in its parameters, so the results do not depend on the
 executor, on the number of workers, or on the order in which tasks finish; :func:`run_sweep`
-returns them in the order of the tasks.
+returns them in the order of the tasks. The book's "Reproduce at scale" page shows how to point
+the ``full`` profile at a cluster.
 """
 
 from __future__ import annotations
@@ -32,7 +37,8 @@ __all__ = ["SweepError", "run_sweep"]
 
 logger = logging.getLogger(__name__)
 
-_NAMED = ("serial", "process")
+_NAMED = ("process", "serial", "dask")
+SCHEDULER_ENV = "NLPBIAS_DASK_SCHEDULER"
 
 
 class SweepError(RuntimeError):
@@ -67,7 +73,7 @@ def run_sweep(
     fn: Callable[..., Any],
     tasks: Sequence[Mapping[str, Any]],
     *,
-    executor: str | Any = "serial",
+    executor: str | Any = "process",
     n_jobs: int | None = None,
     show_progress: bool = True,
     desc: str | None = None,
@@ -80,12 +86,13 @@ def run_sweep(
         A module-level function (it is pickled by reference for process and Dask executors).
     tasks : list of dict
         Keyword arguments of each call. Put the seed (``random_state``) in the task.
-    executor : {"serial", "process"} or executor object, default "serial"
-        Where the calls run; see the module docstring. An object is used as it is and not
-        shut down (its owner closes it).
+    executor : {"process", "serial", "dask"} or executor object, default "process"
+        Where the calls run; see the module docstring. An object (and the client that
+        ``"dask"`` finds active) is used as it is and not shut down: its owner closes it.
     n_jobs : int, optional
-        Workers of the ``"process"`` pool; default ``os.cpu_count()``, never more than the
-        number of tasks. Ignored otherwise.
+        Workers of the ``"process"`` pool, or of the ``LocalCluster`` that ``"dask"`` starts when
+        it finds no cluster; default ``os.cpu_count()``, never more than the number of tasks.
+        Ignored otherwise.
     show_progress : bool, default True
         A progress bar over finished tasks.
     desc : str, optional
@@ -104,7 +111,8 @@ def run_sweep(
 
     Examples
     --------
-    >>> run_sweep(round, [{"number": 2.71828, "ndigits": d} for d in (1, 3)], show_progress=False)
+    >>> tasks = [{"number": 2.71828, "ndigits": d} for d in (1, 3)]
+    >>> run_sweep(round, tasks, executor="serial", show_progress=False)
     [2.7, 2.718]
     """
     if not callable(fn):
@@ -117,12 +125,16 @@ def run_sweep(
                 f"executor must be one of {list(_NAMED)} or an object with submit(), "
                 f"got {executor!r}"
             )
-        if executor == "serial" or len(task_list) <= 1:
+        if executor == "serial":
             return _serial(fn, task_list, show_progress, label)
         workers = (os.cpu_count() or 1) if n_jobs is None else n_jobs
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"n_jobs must be a positive int, got {n_jobs!r}")
-        workers = min(workers, len(task_list))
+        workers = max(1, min(workers, len(task_list)))
+        if executor == "dask":
+            return _dask(fn, task_list, show_progress, label, workers)
+        if len(task_list) <= 1:
+            return _serial(fn, task_list, show_progress, label)
         if workers == 1:
             return _serial(fn, task_list, show_progress, label)
         ctx = multiprocessing.get_context("spawn")
@@ -130,7 +142,7 @@ def run_sweep(
             return _submitted(pool, fn, task_list, show_progress, label)
     if not callable(getattr(executor, "submit", None)):
         raise TypeError(
-            f"executor must be 'serial', 'process' or an object with submit(), got {executor!r}"
+            f"executor must be one of {list(_NAMED)} or an object with submit(), got {executor!r}"
         )
     return _submitted(executor, fn, task_list, show_progress, label)
 
@@ -146,7 +158,9 @@ def _serial(fn: Callable[..., Any], tasks: list[dict], show: bool, label: str) -
 
 
 def _submitted(pool: Any, fn: Callable[..., Any], tasks: list[dict], show: bool, label: str):
-    futures = [pool.submit(fn, **task) for task in tasks]
+    # fn and the task travel as positional arguments: a task key such as ``key`` or ``pure``
+    # would otherwise be taken by Client.submit as one of its own options
+    futures = [pool.submit(_call, fn, task) for task in tasks]
     results: list[Any] = [None] * len(tasks)
     bar = progress(total=len(tasks), desc=label, enabled=show)
     try:
@@ -161,3 +175,39 @@ def _submitted(pool: Any, fn: Callable[..., Any], tasks: list[dict], show: bool,
     finally:
         bar.close()
     return results
+
+
+def _call(fn: Callable[..., Any], task: Mapping[str, Any]) -> Any:
+    return fn(**task)
+
+
+def _dask(
+    fn: Callable[..., Any], tasks: list[dict], show: bool, label: str, workers: int
+) -> list[Any]:
+    try:
+        from distributed import Client, LocalCluster, get_client
+    except ImportError as exc:  # pragma: no cover - distributed is in the pinned requirements
+        raise ImportError(
+            "executor='dask' needs dask.distributed: pip install distributed "
+            "(it is pinned in requirements.txt)"
+        ) from exc
+    try:
+        client = get_client()
+    except ValueError:  # no client in this process
+        client = None
+    if client is not None:
+        logger.info("running %d tasks on the active Dask client %s", len(tasks), client)
+        return _submitted(client, fn, tasks, show, label)
+    address = os.environ.get(SCHEDULER_ENV, "").strip()
+    if address:
+        logger.info("connecting to the Dask scheduler at %s", address)
+        with Client(address) as client:
+            return _submitted(client, fn, tasks, show, label)
+    logger.info("no Dask cluster given: starting a LocalCluster of %d workers", workers)
+    with (
+        LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        return _submitted(client, fn, tasks, show, label)
