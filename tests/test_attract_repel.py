@@ -296,7 +296,7 @@ def test_speed_13k_by_300() -> None:
         ({"show_progress": 1}, TypeError, "show_progress"),
         ({"lowercase": None}, TypeError, "lowercase"),
         ({"drop_last": "no"}, TypeError, "drop_last"),
-        ({"device": "gpu0"}, ValueError, "not a torch device"),
+        ({"device": "gpu0"}, ValueError, "device must be 'auto'"),
     ],
 )
 def test_argument_errors(planted, one_line, kwargs: dict, exc: type, msg: str) -> None:

@@ -74,6 +74,7 @@ import torch.nn.functional as F
 from gensim.models import KeyedVectors
 
 from nlpbias.metrics.query import as_query
+from nlpbias.models.encoders import resolve_device
 from nlpbias.progress import progress
 from nlpbias.repro import rng
 
@@ -314,7 +315,7 @@ def attract_repel(
     learning_rate: float = 0.05,
     random_state: None | int | np.random.Generator = 0,
     show_progress: bool = True,
-    device: str | torch.device = "cpu",
+    device: str | torch.device = "auto",
     lowercase: bool = True,
     drop_last: bool = True,
 ) -> KeyedVectors:
@@ -344,7 +345,10 @@ def attract_repel(
         Seeds the ``torch.Generator`` of all random choices.
     show_progress : bool, default True
         A progress bar over epochs (:func:`nlpbias.progress.progress`).
-    device : str or torch.device, default "cpu"
+    device : str or torch.device, default "auto"
+        CUDA when available, else CPU (:func:`nlpbias.models.encoders.resolve_device`). The
+        random choices come from a CPU generator, so the batches are the same on every
+        device; float64 sums on a GPU can differ from the CPU's in the last digits.
     lowercase : bool, default True
         Lowercase terms before lookup, for an embedding trained on a lower-cased corpus (the
         project's default, and :func:`nlpbias.mitigation.balance_corpus`'s); ``False`` for a
@@ -398,12 +402,7 @@ def attract_repel(
             raise TypeError(f"{name} must be True or False, got {flag!r}")
     if not isinstance(drop_last, bool):
         raise TypeError(f"drop_last must be True or False, got {drop_last!r}")
-    try:
-        dev = torch.device(device)
-    except (RuntimeError, TypeError) as err:
-        raise ValueError(f"device {device!r} is not a torch device; pass e.g. 'cpu'") from err
-    if dev.type == "cuda" and not torch.cuda.is_available():
-        raise ValueError(f"device {device!r} asked for but CUDA is not available; pass 'cpu'")
+    dev = resolve_device(device)
     seed = _seed(random_state)
     query = as_query(wordset)
 
