@@ -25,17 +25,20 @@ the same AUC within seed noise).
 subclasses :class:`CNNTextClassifier`: same vocabulary, embedding, masking, training loop
 (including the optional length-bucketed training batches) and scikit-learn API.
 
-:func:`linear_baseline` is a TF-IDF + logistic-regression pipeline for smoke runs and comparisons.
+The torch network, the training batches and the seeded torch session are in
+:mod:`nlpbias.models.cnn_network`; the input checks in :mod:`nlpbias.models.checks`.
+
+:func:`linear_baseline` (:mod:`nlpbias.models.linear`) is a TF-IDF + logistic-regression pipeline
+for smoke runs and comparisons.
 """
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import math
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -43,14 +46,15 @@ import pandas as pd
 import torch
 import torch.nn.functional as F
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import train_test_split
-from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted
 from torch import nn
 
+from nlpbias.models.checks import _check_fraction, _check_int, _check_texts
+from nlpbias.models.cnn_network import _CNN, _epoch_batches, _torch_session
+from nlpbias.models.cnn_network import BUCKET_CHUNK_BATCHES as BUCKET_CHUNK_BATCHES
 from nlpbias.models.encoders import resolve_device
+from nlpbias.models.linear import linear_baseline
 from nlpbias.progress import progress
 from nlpbias.repro import rng
 from nlpbias.text import tokenize
@@ -71,8 +75,6 @@ PAD, UNK = "<pad>", "<unk>"
 #: Dimension of the trainable embedding used when ``embedding=None``.
 RANDOM_EMBEDDING_DIM = 50
 _NAMED_EMBEDDINGS = ("glove-6b-50d",)
-#: With ``bucket_by_length``, texts are sorted by length within chunks of this many batches.
-BUCKET_CHUNK_BATCHES = 50
 
 
 def __getattr__(name: str) -> Any:
@@ -87,153 +89,6 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
-
-
-# --------------------------------------------------------------------------- input checks
-def _check_texts(X: object, name: str = "X") -> list[str]:
-    if isinstance(X, str | bytes):
-        raise TypeError(f"{name} must be a sequence of strings, not one string; wrap it in a list")
-    if isinstance(X, pd.DataFrame):
-        raise TypeError(f"{name} must be a sequence of strings, got a DataFrame; pass one column")
-    try:
-        texts = list(X)  # type: ignore[call-overload]
-    except TypeError as err:
-        raise TypeError(f"{name} must be a sequence of strings, got {type(X).__name__}") from err
-    for i, text in enumerate(texts):
-        if not isinstance(text, str):
-            raise TypeError(
-                f"{name} must hold strings only, item {i} is {type(text).__name__}; "
-                "drop or fill missing texts first"
-            )
-    return texts
-
-
-def _check_int(value: object, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-        raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
-    return int(value)
-
-
-def _check_fraction(value: object, name: str, *, allow_zero: bool) -> float:
-    ok = isinstance(value, int | float) and not isinstance(value, bool)
-    low_ok = ok and (value >= 0 if allow_zero else value > 0)
-    if not (low_ok and value < 1):
-        interval = "[0, 1)" if allow_zero else "(0, 1)"
-        raise ValueError(f"{name} must be a number in {interval}, got {value!r}")
-    return float(value)
-
-
-# --------------------------------------------------------------------------- the network
-class _CNN(nn.Module):
-    """Embedding → (conv → ReLU → mask → pool) × n → dropout → dense ReLU → logit."""
-
-    def __init__(
-        self,
-        embedding: nn.Embedding,
-        *,
-        n_filters: int,
-        kernel_size: int,
-        n_conv_layers: int,
-        pool_size: int,
-        dropout: float,
-        dense_units: int,
-    ) -> None:
-        super().__init__()
-        self.embedding = embedding
-        dims = [embedding.embedding_dim] + [n_filters] * n_conv_layers
-        self.convs = nn.ModuleList(
-            nn.Conv1d(dims[i], dims[i + 1], kernel_size, padding="same")
-            for i in range(n_conv_layers)
-        )
-        self.pool_size = pool_size
-        self.dropout = nn.Dropout(dropout)
-        self.dense = nn.Linear(n_filters, dense_units)
-        self.out = nn.Linear(dense_units, 1)
-
-    def features(self, ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        x = self.embedding(ids).transpose(1, 2)  # (batch, dim, length); <pad> rows are zero
-        last = len(self.convs) - 1
-        for i, conv in enumerate(self.convs):
-            x = F.relu(conv(x))
-            # Zero the padded positions: then a text's output does not depend on padding.
-            positions = torch.arange(x.shape[2], device=x.device)
-            x = x * (positions[None, :] < lengths[:, None]).unsqueeze(1).to(x.dtype)
-            if i < last:  # values are >= 0 after ReLU, so zeros never win a max-pool
-                x = F.max_pool1d(x, self.pool_size, ceil_mode=True)
-                lengths = torch.div(
-                    lengths + self.pool_size - 1, self.pool_size, rounding_mode="floor"
-                )
-        return x.amax(dim=2)
-
-    def forward(self, ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        hidden = F.relu(self.dense(self.dropout(self.features(ids, lengths))))
-        return self.out(hidden).squeeze(1)
-
-
-def _epoch_batches(
-    indices: np.ndarray,
-    lengths: np.ndarray,
-    *,
-    batch_size: int,
-    generator: torch.Generator,
-    bucket_by_length: bool = False,
-    chunk_batches: int = BUCKET_CHUNK_BATCHES,
-) -> list[np.ndarray]:
-    """One epoch's training batches: rows of ``indices`` in seeded random order.
-
-    ``indices`` is shuffled with ``generator`` and cut into batches of ``batch_size`` (the last
-    one may be smaller). With ``bucket_by_length``, the shuffled rows are first cut into chunks
-    of ``chunk_batches * batch_size``, each chunk is sorted by ``lengths[row]`` (stable, so equal
-    lengths keep their random order), the chunks are cut into batches, and the order of all
-    batches is shuffled with ``generator``: batches hold texts of similar length, so they need
-    little padding, while the chunks keep them random. Every row appears exactly once.
-
-    Without bucketing, the draws from ``generator`` and the batches are exactly those of the
-    loop before bucketing existed (results of earlier runs do not change).
-
-    >>> gen = torch.Generator().manual_seed(0)
-    >>> lengths = np.array([1, 9, 2, 8, 3, 7])
-    >>> batches = _epoch_batches(np.arange(6), lengths, batch_size=2, generator=gen,
-    ...                          bucket_by_length=True, chunk_batches=3)
-    >>> sorted(np.concatenate(batches).tolist())  # every row once
-    [0, 1, 2, 3, 4, 5]
-    >>> sorted(sorted(lengths[b].tolist()) for b in batches)  # one chunk, sorted by length
-    [[1, 2], [3, 7], [8, 9]]
-    """
-    perm = indices[torch.randperm(len(indices), generator=generator).numpy()]
-    if not bucket_by_length:
-        return [perm[b : b + batch_size] for b in range(0, len(perm), batch_size)]
-    chunk = batch_size * chunk_batches
-    batches = []
-    for c in range(0, len(perm), chunk):
-        part = perm[c : c + chunk]
-        part = part[np.argsort(lengths[part], kind="stable")]
-        batches += [part[b : b + batch_size] for b in range(0, len(part), batch_size)]
-    order = torch.randperm(len(batches), generator=generator).numpy()
-    return [batches[i] for i in order]
-
-
-@contextlib.contextmanager
-def _torch_session(seed: int, device: torch.device, n_threads: int | None) -> Iterator[None]:
-    """Seed torch inside a forked RNG state, make CPU kernels deterministic, set threads."""
-    devices = [device.index or 0] if device.type == "cuda" else []
-    old_threads = torch.get_num_threads()
-    old_det = torch.are_deterministic_algorithms_enabled()
-    old_cudnn = torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark
-    with torch.random.fork_rng(devices=devices):
-        try:
-            torch.manual_seed(seed)
-            if n_threads is not None:
-                torch.set_num_threads(n_threads)
-            if device.type == "cpu":
-                torch.use_deterministic_algorithms(True)
-            else:
-                torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = True, False
-            yield
-        finally:
-            torch.set_num_threads(old_threads)
-            torch.use_deterministic_algorithms(old_det)
-            torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = old_cudnn
 
 
 # --------------------------------------------------------------------------- the estimator
@@ -660,62 +515,6 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
     def predict(self, X: Sequence[str]) -> np.ndarray:
         """Labels from ``classes_``: the positive one where its probability is >= 0.5."""
         return self.classes_[(self.predict_proba(X)[:, 1] >= 0.5).astype(int)]
-
-
-# --------------------------------------------------------------------------- linear baseline
-def linear_baseline(
-    *,
-    max_features: int = 20_000,
-    ngram_range: tuple[int, int] = (1, 2),
-    C: float = 1.0,
-    random_state: int | None = None,
-) -> Pipeline:
-    """TF-IDF over the project's tokens (uni- and bigrams) + logistic regression.
-
-    Fast (seconds on 20k tweets) and deterministic: a smoke-test stand-in for the CNN and a
-    reference point for it.
-
-    Parameters
-    ----------
-    max_features : int, default 20_000
-        Most frequent n-grams kept.
-    ngram_range : tuple of int, default (1, 2)
-    C : float, default 1.0
-        Inverse L2 regularisation strength.
-    random_state : int, optional
-        Passed to :class:`~sklearn.linear_model.LogisticRegression` (lbfgs does not use it).
-
-    Returns
-    -------
-    sklearn.pipeline.Pipeline
-        Steps ``tfidf`` (:class:`~sklearn.feature_extraction.text.TfidfVectorizer` with
-        :func:`nlpbias.text.tokenize`, sublinear tf) and ``logreg`` (lbfgs, ``max_iter=1000``).
-
-    Examples
-    --------
-    >>> clf = linear_baseline().fit(["you idiot", "nice day", "idiot", "nice"], [1, 0, 1, 0])
-    >>> clf.predict(["what an idiot"]).tolist()
-    [1]
-    """
-    _check_int(max_features, "max_features", 1)
-    if isinstance(C, bool) or not isinstance(C, int | float) or not 0 < C < math.inf:
-        raise ValueError(f"C must be a positive number, got {C!r}")
-    return Pipeline(
-        [
-            (
-                "tfidf",
-                TfidfVectorizer(
-                    tokenizer=tokenize,
-                    token_pattern=None,
-                    lowercase=False,  # tokenize lower-cases
-                    ngram_range=ngram_range,
-                    max_features=max_features,
-                    sublinear_tf=True,
-                ),
-            ),
-            ("logreg", LogisticRegression(C=C, max_iter=1000, random_state=random_state)),
-        ]
-    )
 
 
 def make_classifier(kind: Literal["cnn", "kim", "linear"] = "cnn", **kwargs: Any) -> Any:
