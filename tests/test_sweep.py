@@ -104,3 +104,30 @@ def test_dask_unreachable_scheduler_fails_clearly(monkeypatch) -> None:
     monkeypatch.setenv("NLPBIAS_DASK_SCHEDULER", "tcp://127.0.0.1:9")
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}), pytest.raises(OSError):
         run_sweep(np.arange, [{"stop": 1}, {"stop": 2}], executor="dask", show_progress=False)
+
+
+class _Recorder:
+    """A stand-in for a Dask client's scatter: records what it was asked to send."""
+
+    def __init__(self) -> None:
+        self.sent: list = []
+
+    def scatter(self, values: list, broadcast: bool) -> list[str]:
+        assert broadcast
+        self.sent.extend(values)
+        return [f"future-{i}" for i in range(len(values))]
+
+
+def test_a_value_shared_by_tasks_is_sent_to_dask_workers_once() -> None:
+    from nlpbias.sweep import _shared_once
+
+    corpus, own = np.arange(5), [1, 2]
+    tasks = [
+        {"corpus": corpus, "seed": s, "name": "x", "own": own if s == 0 else [3]} for s in (0, 1)
+    ]
+    client = _Recorder()
+    sent = _shared_once(client, tasks)
+    assert len(client.sent) == 1 and client.sent[0] is corpus
+    assert [t["corpus"] for t in sent] == ["future-0", "future-0"]
+    assert [t["seed"] for t in sent] == [0, 1] and sent[0]["own"] is own
+    assert tasks[0]["corpus"] is corpus, "the caller's tasks are not modified"

@@ -157,10 +157,30 @@ def _serial(fn: Callable[..., Any], tasks: list[dict], show: bool, label: str) -
     return out
 
 
+def _shared_once(client: Any, tasks: list[dict]) -> list[dict]:
+    """Send values that several tasks share (the same object, e.g. a corpus) to the workers once.
+
+    A Dask client would otherwise serialise such a value into every task; the scattered future
+    that replaces it is resolved to the value on the worker.
+    """
+    seen: dict[int, tuple[Any, int]] = {}
+    for task in tasks:
+        for value in task.values():
+            if not isinstance(value, str | bytes | int | float | bool | type(None)):
+                obj, count = seen.get(id(value), (value, 0))
+                seen[id(value)] = (obj, count + 1)
+    shared = {key: obj for key, (obj, count) in seen.items() if count > 1}
+    if not shared:
+        return tasks
+    futures = dict(zip(shared, client.scatter(list(shared.values()), broadcast=True), strict=True))
+    return [{k: futures.get(id(v), v) for k, v in task.items()} for task in tasks]
+
+
 def _submitted(pool: Any, fn: Callable[..., Any], tasks: list[dict], show: bool, label: str):
+    sent = _shared_once(pool, tasks) if callable(getattr(pool, "scatter", None)) else tasks
     # fn and the task travel as positional arguments: a task key such as ``key`` or ``pure``
     # would otherwise be taken by Client.submit as one of its own options
-    futures = [pool.submit(_call, fn, task) for task in tasks]
+    futures = [pool.submit(_call, fn, task) for task in sent]
     results: list[Any] = [None] * len(tasks)
     bar = progress(total=len(tasks), desc=label, enabled=show)
     try:
