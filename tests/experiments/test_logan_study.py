@@ -65,3 +65,17 @@ def test_topic_word_table_needs_texts_and_reads_clusters() -> None:
     r["subset"]["texts"] = None
     with pytest.raises(ValueError, match="no texts"):
         ex.topic_word_table({"g": r})
+
+
+def test_paper_comparison_puts_ours_beside_the_papers(run: dict) -> None:
+    from nlpbias.experiments import load_reported
+
+    paper = load_reported("zhao2020logan")
+    table = ex.paper_comparison({"planted": run}, paper)
+    assert sorted(table.index) == ["gender", "planted", "race"]
+    assert table.loc["planted", "LOGAN largest gap (pts)"] == run["table1"].loc["LOGAN", "bias"]
+    assert table.loc["planted", "permutation p"] == run["null"].p_value
+    assert table.loc["race", "paper: LOGAN gap"] == 21.5
+    assert table.loc["race", "paper: BCR (%)"] == 75.0
+    assert np.isnan(table.loc["gender", "paper: BCR (%)"])  # reported for race only
+    assert np.isnan(table.loc["race", "global gap (pts)"])  # this run has no race attribute

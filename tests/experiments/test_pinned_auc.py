@@ -94,3 +94,20 @@ def test_verdicts_say_lower_and_whether_seeds_separate_the_families() -> None:
     assert "one model per family" in single
     with pytest.raises(ValueError, match="lacks one of"):
         pa.verdicts(table(1.0, 3.0).iloc[:2], metrics=["FPED"])
+
+
+def test_paper_comparison_pivots_ours_beside_the_papers_per_model_numbers() -> None:
+    paper = pa.reported()
+    fams = list(pa.FAMILIES)
+    t4 = paper["table4"].assign(mean=np.arange(len(paper["table4"])) / 10)
+    t5 = paper["table5"].assign(mean=1.0, paper_per_model=paper["table5"]["reported_sum"] / 10)
+    table = pa.paper_comparison(t4, t5, families=fams)
+    assert [f for f, _ in table.columns[::2]] == fams
+    row = t4.iloc[0]
+    cell = table.loc[f"AUC, {row['eval_set']}", (row["family"], "paper")]
+    assert cell == row["reported_auc"]
+    assert table.loc[f"AUC, {row['eval_set']}", (row["family"], "mean")] == row["mean"]
+    fped = t5[(t5["metric"] == "FPED") & (t5["family"] == "baseline")].iloc[0]
+    assert table.loc["FPED", ("baseline", "paper")] == fped["reported_sum"] / 10
+    with pytest.raises(ValueError, match="missing columns"):
+        pa.paper_comparison(t4.drop(columns="mean"), t5)

@@ -42,6 +42,7 @@ __all__ = [
     "evaluate",
     "family_summary",
     "load_study_data",
+    "paper_comparison",
     "reported",
     "stratified_split",
     "train_and_score",
@@ -379,6 +380,48 @@ def reported(name: str = "dixon2018") -> dict[str, pd.DataFrame]:
         "n_models": n_models,
         "table3": spec.get("table3_thought_experiment", {}),
     }
+
+
+def paper_comparison(
+    table4: pd.DataFrame, table5: pd.DataFrame, *, families: Sequence[str] = FAMILIES
+) -> pd.DataFrame:
+    """Our mean per family beside the paper's, for overall AUC and the equality differences.
+
+    Parameters
+    ----------
+    table4 : DataFrame
+        :func:`family_summary` of ``auc`` merged with ``reported()["table4"]``: columns
+        ``eval_set``, ``family``, ``mean``, ``reported_auc``.
+    table5 : DataFrame
+        :func:`family_summary` of FPED/FNED/PAED merged with ``reported()["table5"]``, plus
+        ``paper_per_model`` (the paper's sum over its models divided by their number): columns
+        ``metric``, ``family``, ``mean``, ``paper_per_model``.
+    families : sequence of str
+        Column order.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows ``AUC, <eval_set>`` and the equality differences; columns (family, ``mean`` |
+        ``paper``).
+    """
+    need4 = {"eval_set", "family", "mean", "reported_auc"} - set(table4.columns)
+    need5 = {"metric", "family", "mean", "paper_per_model"} - set(table5.columns)
+    if need4 or need5:
+        raise ValueError(
+            f"paper_comparison: missing columns {sorted(need4)} in table4 and {sorted(need5)} "
+            "in table5; pass the merged tables of the chapter"
+        )
+    rows = pd.concat(
+        [
+            table4.assign(metric="AUC, " + table4["eval_set"].astype(str)).rename(
+                columns={"reported_auc": "paper"}
+            ),
+            table5.rename(columns={"paper_per_model": "paper"}),
+        ]
+    )
+    wide = rows.pivot(index="metric", columns="family", values=["mean", "paper"])
+    return wide.swaplevel(axis=1)[list(families)]
 
 
 def verdicts(
