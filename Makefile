@@ -10,10 +10,11 @@ PROFILE ?= demo
 MATHJAX_VERSION := 3.2.2
 MATHJAX := book/_static/mathjax/tex-mml-chtml.js
 
-.PHONY: help venv book test lab run clean mathjax lint
+.PHONY: help venv book check-site test lab run clean mathjax lint
 
 help:
 	@echo "make book     run every notebook on PROFILE=$(PROFILE) and build _build/html"
+	@echo "make check-site  the built book in headless chromium: pages, links, images, MathJax, search"
 	@echo "make test     lint + unit tests + every notebook on 'smoke' + book build with -W"
 	@echo "make lab      JupyterLab on notebooks/"
 	@echo "make run STUDY=data PROFILE=demo   run one notebook"
@@ -36,6 +37,10 @@ $(MATHJAX):
 book: $(STAMP) $(MATHJAX)
 	$(BIN)/nlpbias book --profile $(PROFILE)
 	@echo "open _build/html/index.html"
+
+# Reads _build/html as a reader's browser does; screenshots of every chapter in _build/screenshots.
+check-site: $(STAMP)
+	$(BIN)/nlpbias check-site --html _build/html --screenshots _build/screenshots
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

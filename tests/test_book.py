@@ -120,3 +120,23 @@ def test_papermill_reads_every_parameter_of_the_parameters_cell(nb_file: Path) -
         for t in node.targets if isinstance(t, ast.Name)
     ]  # fmt: skip
     assert list(runner.notebook_parameters(nb_file)) == assigned
+
+
+def test_built_book_passes_the_browser_check(smoke_project: Path) -> None:
+    """Every page loads, links and images resolve, MathJax renders, search works, screenshots."""
+    from nlpbias import sitecheck
+
+    if sitecheck.find_chromium() is None:
+        pytest.skip("no chromium on PATH (install Debian's chromium or set NLPBIAS_CHROMIUM)")
+    html = smoke_project / "_build" / "html"
+    if not (html / "index.html").is_file():
+        book.build(smoke_project, profile=None, strict=True)
+    shots = smoke_project / "_build" / "screenshots"
+    report = sitecheck.check_site(html, screenshots=shots)
+    assert report.ok, report.summary()
+    assert report.search_hits and report.search_hits > 0
+    chapters = [p for p in report.pages["page"] if p.startswith(("book/", "notebooks/"))]
+    assert sorted(p.name for p in shots.glob("*.png")) == sorted(
+        p.removesuffix(".html").replace("/", "-") + ".png" for p in chapters
+    )
+    assert report.pages["mathjax"].any(), "no page got MathJax output"

@@ -1,4 +1,4 @@
-"""Command line: ``nlpbias run``, ``nlpbias book`` and ``nlpbias data``.
+"""Command line: ``nlpbias run``, ``nlpbias book``, ``nlpbias data`` and ``nlpbias check-site``.
 
 Every failure ends with one line on stderr, ``nlpbias: error: ...``, and exit status 1.
 """
@@ -44,6 +44,13 @@ def _parser() -> argparse.ArgumentParser:
     data.add_argument("action", choices=["list", "verify", "fetch"])
     data.add_argument("names", nargs="*", help="dataset names (default: all)")
     data.add_argument("--force", action="store_true", help="fetch: download even if present")
+
+    site = sub.add_parser("check-site", help="check the built HTML book in a headless browser")
+    site.add_argument("--html", help="the built site (default: _build/html of the project)")
+    site.add_argument(
+        "--screenshots", help="folder for chapter screenshots (default _build/screenshots)"
+    )
+    site.add_argument("--no-browser", action="store_true", help="static checks only (no chromium)")
     return parser
 
 
@@ -95,6 +102,37 @@ def _cmd_data(args: argparse.Namespace) -> None:
             print(f"{name}: {data.fetch(name, force=args.force)}")
 
 
+def _cmd_check_site(args: argparse.Namespace) -> None:
+    from nlpbias import sitecheck
+
+    html = args.html or runner.project_root() / runner.BUILD_DIR / "html"
+    report = sitecheck.check_site(
+        html,
+        screenshots=args.screenshots or "auto",
+        browser=None if args.no_browser else "auto",
+        progress=sys.stderr.isatty(),
+    )
+    table = report.pages.assign(screenshot=report.pages["screenshot"].map(_under_cwd))
+    print(table.to_string(index=False))
+    for problem in report.problems:
+        print(problem)
+    if not report.ok:
+        raise sitecheck.SiteCheckError(report.summary())
+    print(report.summary())
+
+
+def _under_cwd(path: str) -> str:
+    """``path`` relative to the current directory when it lies under it (narrower tables)."""
+    from pathlib import Path
+
+    if not path:
+        return path
+    try:
+        return Path(path).absolute().relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return path
+
+
 def _concat(frames):
     import pandas as pd
 
@@ -106,10 +144,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
     from nlpbias.data import DataError
+    from nlpbias.sitecheck import SiteCheckError
 
+    commands = {
+        "run": _cmd_run,
+        "book": _cmd_book,
+        "data": _cmd_data,
+        "check-site": _cmd_check_site,
+    }
     try:
-        {"run": _cmd_run, "book": _cmd_book, "data": _cmd_data}[args.command](args)
-    except (runner.RunnerError, DataError) as exc:
+        commands[args.command](args)
+    except (runner.RunnerError, DataError, SiteCheckError) as exc:
         print(f"nlpbias: error: {exc}", file=sys.stderr)
         return 1
     return 0
