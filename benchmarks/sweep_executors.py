@@ -3,8 +3,10 @@
 The sweep is the perturbation chapter's retraining check (GloVe refits without sets of
 documents, seeds × sets) on the 10,033 Wikipedia summaries of the `demo` profile. All three
 executors run in this process on this machine; the script prints each one's time as a ratio to
-the serial run and checks that the three return identical numbers. With 2 cores the ideal
-speed-up is 2x; the gap to it is the cost of starting workers and shipping the corpus to them.
+the serial run and checks that all return identical numbers. With 2 cores the ideal speed-up is
+2x; the gap to it is the cost of starting workers and shipping the corpus to them. The Dask
+cluster runs twice: with Dask's default worker environment (MALLOC_TRIM_THRESHOLD_=65536) and as
+:func:`nlpbias.sweep.local_cluster` starts it (glibc's default).
 
     .venv/bin/python benchmarks/sweep_executors.py [--sets 4] [--epochs 5]
 """
@@ -20,6 +22,7 @@ from distributed import Client, LocalCluster
 
 from nlpbias.experiments import perturbation
 from nlpbias.influence import retrain_removals
+from nlpbias.sweep import local_cluster
 
 
 def main() -> None:
@@ -48,12 +51,14 @@ def main() -> None:
     times, results = {}, {}
     times["serial"], results["serial"] = run("serial")
     times["process (2 workers)"], results["process"] = run("process")
+    with local_cluster(2) as cluster, Client(cluster) as client:
+        times["dask nlpbias local_cluster"], results["dask"] = run(client)
     with (
         LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
         Client(cluster) as client,
     ):
-        times["dask LocalCluster (2 workers)"], results["dask"] = run(client)
-    for name in ("process", "dask"):
+        times["dask LocalCluster, Dask's env"], results["dask default"] = run(client)
+    for name in ("process", "dask default", "dask"):
         pd.testing.assert_frame_equal(results[name], results["serial"], check_exact=True)
     base = times["serial"]
     print(f"{len(sets) + 1} GloVe fits ({args.epochs} epochs) on {n_docs:,} documents")

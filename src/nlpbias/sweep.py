@@ -33,7 +33,7 @@ from typing import Any
 
 from nlpbias.progress import progress
 
-__all__ = ["SweepError", "run_sweep"]
+__all__ = ["SweepError", "local_cluster", "run_sweep"]
 
 logger = logging.getLogger(__name__)
 
@@ -205,7 +205,7 @@ def _dask(
     fn: Callable[..., Any], tasks: list[dict], show: bool, label: str, workers: int
 ) -> list[Any]:
     try:
-        from distributed import Client, LocalCluster, get_client
+        from distributed import Client, get_client
     except ImportError as exc:  # pragma: no cover - distributed is in the pinned requirements
         raise ImportError(
             "executor='dask' needs dask.distributed: pip install distributed "
@@ -224,10 +224,47 @@ def _dask(
         with Client(address) as client:
             return _submitted(client, fn, tasks, show, label)
     logger.info("no Dask cluster given: starting a LocalCluster of %d workers", workers)
-    with (
-        LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        Client(cluster) as client,
-    ):
+    with local_cluster(workers) as cluster, Client(cluster) as client:
         return _submitted(client, fn, tasks, show, label)
+
+
+def local_cluster(n_workers: int = 2, **kwargs: Any) -> Any:
+    """A ``dask.distributed.LocalCluster`` of single-threaded worker processes for the sweeps.
+
+    Dask's nanny starts each worker with ``MALLOC_TRIM_THRESHOLD_=65536``, which makes glibc
+    return freed memory to the system after every large temporary array. The GloVe fits of the
+    perturbation sweep allocate such arrays all the time and ran about 4x slower under it
+    (``benchmarks/sweep_executors.py``), so the workers started here keep glibc's default. Dask
+    also leaves the variable in this process's environment once it has started a cluster, where
+    later workers would inherit it; it is taken out while these workers start. For a cluster you
+    start yourself, remove it from ``distributed.nanny.pre-spawn-environ`` in Dask's
+    configuration.
+
+    Parameters
+    ----------
+    n_workers : int, default 2
+    **kwargs
+        Passed to ``LocalCluster`` (default ``threads_per_worker=1``, ``processes=True``,
+        ``dashboard_address=None``).
+
+    Returns
+    -------
+    distributed.LocalCluster
+        Use it as a context manager, and connect a ``Client`` to it.
+    """
+    import dask
+    from distributed import LocalCluster
+
+    environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}))
+    environ.pop(_TRIM, None)
+    options = {"threads_per_worker": 1, "processes": True, "dashboard_address": None, **kwargs}
+    leaked = os.environ.pop(_TRIM, None)
+    try:
+        with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
+            return LocalCluster(n_workers=n_workers, **options)
+    finally:
+        if leaked is not None:
+            os.environ[_TRIM] = leaked
+
+
+_TRIM = "MALLOC_TRIM_THRESHOLD_"
