@@ -112,8 +112,8 @@ class _Recorder:
     def __init__(self) -> None:
         self.sent: list = []
 
-    def scatter(self, values: list, broadcast: bool) -> list[str]:
-        assert broadcast
+    def scatter(self, values: list, broadcast: bool, hash: bool) -> list[str]:
+        assert broadcast and not hash
         self.sent.extend(values)
         return [f"future-{i}" for i in range(len(values))]
 

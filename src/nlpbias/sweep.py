@@ -172,7 +172,10 @@ def _shared_once(client: Any, tasks: list[dict]) -> list[dict]:
     shared = {key: obj for key, (obj, count) in seen.items() if count > 1}
     if not shared:
         return tasks
-    futures = dict(zip(shared, client.scatter(list(shared.values()), broadcast=True), strict=True))
+    # hash=False: a content-hashed key would be shared with an earlier sweep's scatter of the
+    # same object, whose release could then delete the data under this sweep's tasks
+    sent = client.scatter(list(shared.values()), broadcast=True, hash=False)
+    futures = dict(zip(shared, sent, strict=True))
     return [{k: futures.get(id(v), v) for k, v in task.items()} for task in tasks]
 
 
