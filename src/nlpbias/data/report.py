@@ -15,6 +15,8 @@ from nlpbias.data.describe import _check_frame, _grouped, _labels
 
 __all__ = [
     "summarise_lengths",
+    "summarise_table1",
+    "table1_comparison",
     "summarise_term_frequencies",
     "summarise_toxicity_by_length",
 ]
@@ -147,4 +149,89 @@ def summarise_toxicity_by_length(tbl: pd.DataFrame, *, by: str | None = "dataset
             move = f"{verb} from {_pct(a.toxic_share)} among the shortest texts ({a.bucket_label})"
             move += f" to {_pct(b.toxic_share)} among the longest ({b.bucket_label})"
         lines.append(f"{head}the toxic share {move}, over {len(rows)} length buckets.")
+    return "\n".join(lines)
+
+
+def table1_comparison(freq: pd.DataFrame, paper_pct: dict[str, dict[str, float]]) -> pd.DataFrame:
+    """Dixon et al.'s Table 1 beside this run: share of toxic texts and of all texts per term.
+
+    Parameters
+    ----------
+    freq : DataFrame
+        :func:`nlpbias.data.describe.identity_term_frequencies` of the paper's terms (with or
+        without a ``dataset`` column).
+    paper_pct : mapping
+        Term → ``{"toxic": %, "overall": %}`` (``load_reported("dixon2018")["table1_pct"]``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by (``dataset``,) ``term``: ``toxic_pct``, ``overall_pct``, ``n_overall``,
+        ``paper_toxic_pct``, ``paper_overall_pct``, in percent.
+    """
+    _check_frame(freq, ["term", "share_toxic", "share_overall", "n_overall"], "table1_comparison")
+    missing = sorted(set(paper_pct) - set(freq["term"].astype(str)))
+    if missing:
+        raise ValueError(
+            f"table1_comparison: terms {missing} of the paper's table are not in freq; compute the "
+            "frequencies of every term of paper_pct"
+        )
+    keys = [c for c in ("dataset", "term") if c in freq.columns]
+    out = freq.assign(
+        toxic_pct=100 * freq["share_toxic"],
+        overall_pct=100 * freq["share_overall"],
+        paper_toxic_pct=freq["term"].map(lambda t: paper_pct.get(t, {}).get("toxic")),
+        paper_overall_pct=freq["term"].map(lambda t: paper_pct.get(t, {}).get("overall")),
+    )
+    cols = ["toxic_pct", "overall_pct", "n_overall", "paper_toxic_pct", "paper_overall_pct"]
+    return out.set_index(keys)[cols]
+
+
+def summarise_table1(
+    freq: pd.DataFrame,
+    lengths: pd.DataFrame,
+    paper_pct: dict[str, dict[str, float]],
+    *,
+    min_count: int = 5,
+    by: str | None = "dataset",
+) -> str:
+    """Markdown bullets: how many of the paper's terms are over-represented here and in the paper,
+    and the median length of toxic and other texts.
+
+    Parameters
+    ----------
+    freq : DataFrame
+        :func:`nlpbias.data.describe.identity_term_frequencies` of the paper's terms.
+    lengths : DataFrame
+        :func:`nlpbias.data.describe.length_summary` (``label``, ``median``).
+    paper_pct : mapping
+        Term → ``{"toxic": %, "overall": %}``.
+    min_count : int
+        Only terms contained in at least this many texts are counted.
+    by : str, optional
+        Group column (ignored when absent).
+    """
+    _check_frame(freq, ["term", "share_toxic", "share_overall", "n_overall"], "summarise_table1")
+    _check_frame(lengths, ["label", "median"], "summarise_table1")
+    n_paper = sum(v["toxic"] > v["overall"] for v in paper_pct.values())
+    medians = dict(_groups(lengths, by))
+    lines = []
+    for name, group in _groups(freq, by):
+        found = group[group["n_overall"] >= min_count]
+        over = int((found["share_toxic"] > found["share_overall"]).sum())
+        where = f"**{name}**: " if name is not None else ""
+        text = (
+            f"- {where}of the {len(found)} paper terms found in at least {min_count} texts, "
+            f"{over} are more frequent among toxic texts than overall (paper: {n_paper} of "
+            f"{len(paper_pct)})."
+        )
+        med = medians.get(name)
+        if med is not None:
+            by_label = med.set_index(_labels(med["label"]))["median"]
+            if {True, False} <= set(by_label.index):
+                text += (
+                    f" Median length: {by_label[True]:.0f} for toxic texts, {by_label[False]:.0f} "
+                    "for the others (paper: toxic comments tend to be shorter)."
+                )
+        lines.append(text)
     return "\n".join(lines)
