@@ -224,7 +224,14 @@ def _dask(
     address = os.environ.get(SCHEDULER_ENV, "").strip()
     if address:
         logger.info("connecting to the Dask scheduler at %s", address)
-        with Client(address) as client:
+        try:
+            client = Client(address)
+        except OSError as exc:
+            raise ConnectionError(
+                f"cannot reach the Dask scheduler at {address} (${SCHEDULER_ENV}): {exc}; start "
+                f"the scheduler, or unset {SCHEDULER_ENV} to run on a local cluster"
+            ) from exc
+        with client:
             return _submitted(client, fn, tasks, show, label)
     logger.info("no Dask cluster given: starting a LocalCluster of %d workers", workers)
     with local_cluster(workers) as cluster, Client(cluster) as client:

@@ -284,14 +284,9 @@ def paper_comparison(
         }
         for attr, v in paper["table1"].items()
     }
-    left = pd.DataFrame.from_dict(ours, orient="index", columns=list(_OURS))
-    right = pd.DataFrame.from_dict(theirs, orient="index", columns=list(_THEIRS))
+    left = pd.DataFrame.from_dict(ours, orient="index")
+    right = pd.DataFrame.from_dict(theirs, orient="index")
     return left.join(right, how="outer")
-
-
-_OURS = ("global gap (pts)", "LOGAN largest gap (pts)", "permutation p", "inertia ratio",
-         "BCR, LOGAN (%)")  # fmt: skip
-_THEIRS = ("paper: global gap", "paper: LOGAN gap", "paper: inertia ratio", "paper: BCR (%)")
 
 
 def topic_word_table(
