@@ -102,7 +102,10 @@ def test_dask_unreachable_scheduler_fails_clearly(monkeypatch) -> None:
     import dask
 
     monkeypatch.setenv("NLPBIAS_DASK_SCHEDULER", "tcp://127.0.0.1:9")
-    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}), pytest.raises(OSError):
+    with (
+        dask.config.set({"distributed.comm.timeouts.connect": "1s"}),
+        pytest.raises(OSError, match="unset NLPBIAS_DASK_SCHEDULER"),
+    ):
         run_sweep(np.arange, [{"stop": 1}, {"stop": 2}], executor="dask", show_progress=False)
 
 
