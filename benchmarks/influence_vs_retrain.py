@@ -1,13 +1,14 @@
 """Influence functions vs retraining: the cost of scoring every document, and the agreement.
 
-On one corpus, in this process: fit GloVe once; time :func:`nlpbias.influence.differential_bias`
-over all documents (t_influence); time one GloVe refit after removing a set of documents
-(t_retrain, including rebuilding X). Scoring every document by retraining would take
-``n_documents * t_retrain``; the ratio ``n_documents * t_retrain / t_influence`` is what the
-influence approximation saves (target >= 100). Then remove the most bias-increasing, the most
-bias-decreasing and random sets of documents, refit from the same initialisation, and report
-Pearson's and Spearman's r between predicted and actual change of the effect size (target >=
-0.9). Default corpus: the 10,033 Wikipedia summaries (the chapter's demo setting).
+On one corpus, in this process: fit GloVe once; time
+:func:`nlpbias.studies.perturbation.influence.differential_bias` over all documents (t_influence);
+time one GloVe refit after removing a set of documents (t_retrain, including rebuilding X). Scoring
+every document by retraining would take ``n_documents * t_retrain``; the ratio ``n_documents *
+t_retrain / t_influence`` is what the influence approximation saves (target >= 100). Then remove
+the most bias-increasing, the most bias-decreasing and random sets of documents, refit from the
+same initialisation, and report Pearson's and Spearman's r between predicted and actual change of
+the effect size (target >= 0.9). Default corpus: the 10,033 Wikipedia summaries (the chapter's demo
+setting).
 
     .venv/bin/python benchmarks/influence_vs_retrain.py [--wordset science_arts]
     NLPBIAS_DATA=../shared/data .venv/bin/python benchmarks/influence_vs_retrain.py \
@@ -19,8 +20,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from nlpbias.experiments import perturbation as study
-from nlpbias.influence import differential_bias, retrain_removals
+from nlpbias.studies.perturbation import study as study
+from nlpbias.studies.perturbation.influence import differential_bias, retrain_removals
 
 
 def main() -> None:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from sklearn.cluster import KMeans
 
-from nlpbias.logan import LOGAN
+from nlpbias.studies.logan.estimator import LOGAN
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:

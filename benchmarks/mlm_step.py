@@ -1,4 +1,5 @@
-"""What the stand-in's training step costs, and what the two speed-ups of nlpbias.models.mlm buy.
+"""What the stand-in's training step costs, and what the two speed-ups of
+nlpbias.studies.scoring.mlm buy.
 
 One optimiser step of the stand-in's second phase (head + top 2 MiniLM layers trainable, batch
 32 x 128 tokens of Wikipedia summaries, 15 % masking), three ways, in this process:
@@ -23,8 +24,13 @@ import time
 import torch
 
 from nlpbias.data.corpora import load_wiki_summaries
-from nlpbias.models import mlm
-from nlpbias.models.mlm_training import batch_tensors, mask_tokens, masked_lm_loss, pack_blocks
+from nlpbias.studies.scoring import mlm
+from nlpbias.studies.scoring.mlm_training import (
+    batch_tensors,
+    mask_tokens,
+    masked_lm_loss,
+    pack_blocks,
+)
 
 
 def main() -> None:

@@ -6,7 +6,7 @@ executors run in this process on this machine; the script prints each one's time
 the serial run and checks that all return identical numbers. With 2 cores the ideal speed-up is
 2x; the gap to it is the cost of starting workers and shipping the corpus to them. The Dask
 cluster runs twice: with Dask's default worker environment (MALLOC_TRIM_THRESHOLD_=65536) and as
-:func:`nlpbias.sweep.local_cluster` starts it (glibc's default).
+:func:`nlpbias.core.sweep.local_cluster` starts it (glibc's default).
 
     .venv/bin/python benchmarks/sweep_executors.py [--sets 4] [--epochs 5]
 """
@@ -20,9 +20,9 @@ import numpy as np
 import pandas as pd
 from distributed import Client, LocalCluster
 
-from nlpbias.experiments import perturbation
-from nlpbias.influence import retrain_removals
-from nlpbias.sweep import local_cluster
+from nlpbias.core.sweep import local_cluster
+from nlpbias.studies.perturbation import study as perturbation
+from nlpbias.studies.perturbation.influence import retrain_removals
 
 
 def main() -> None:

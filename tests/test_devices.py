@@ -40,14 +40,14 @@ DEVICE_PARAMS = _public_callables_with_a_device_parameter()
 
 def test_the_torch_trainers_are_all_found() -> None:
     expected = {
-        "nlpbias.attract_repel.attract_repel",
+        "nlpbias.studies.intrinsic_extrinsic.attract_repel.attract_repel",
         "nlpbias.models.classifiers.CNNTextClassifier",
         "nlpbias.models.kim.KimCNNClassifier",
-        "nlpbias.models.finetune.FrozenEncoderClassifier",
-        "nlpbias.models.finetune.FineTunedEncoderClassifier",
-        "nlpbias.models.mlm.adapt_mlm",
-        "nlpbias.models.mlm_finetune.fine_tune_mlm",
-        "nlpbias.tasks.coref.MentionPairScorer",
+        "nlpbias.studies.logan.finetune.FrozenEncoderClassifier",
+        "nlpbias.studies.logan.finetune.FineTunedEncoderClassifier",
+        "nlpbias.studies.scoring.mlm.adapt_mlm",
+        "nlpbias.studies.scoring.mlm_finetune.fine_tune_mlm",
+        "nlpbias.studies.intrinsic_extrinsic.coref.MentionPairScorer",
     }
     missing = sorted(expected - set(DEVICE_PARAMS))
     assert not missing, f"no device parameter found on {missing}"

@@ -7,7 +7,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import nlpbias
 from nlpbias.data import identity
 
 # --------------------------------------------------------------------------- term lists
@@ -46,10 +45,9 @@ def test_unknown_list_names_available() -> None:
 
 
 def test_data_dir_missing_is_clear(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    fake = tmp_path / "site" / "nlpbias" / "__init__.py"
-    fake.parent.mkdir(parents=True)
-    fake.touch()
-    monkeypatch.setattr(nlpbias, "__file__", str(fake))
+    from nlpbias.core import paths
+
+    monkeypatch.setattr(paths, "package_dir", lambda: tmp_path / "site" / "nlpbias")
     with pytest.raises(FileNotFoundError, match="data folder .* not found") as err:
         identity.load_identity_terms()
     assert "\n" not in str(err.value)

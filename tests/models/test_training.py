@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from gensim.models import KeyedVectors
 
+from nlpbias.core.text import sentences
 from nlpbias.data import MissingDataError
 from nlpbias.models import training
 from nlpbias.models.training import (
@@ -23,7 +24,6 @@ from nlpbias.models.training import (
     train_word2vec,
     train_word2vec_on,
 )
-from nlpbias.text import sentences
 
 FAST = {"vector_size": 8, "epochs": 2, "show_progress": False}
 

@@ -8,8 +8,8 @@ per group and the group is the first output column.
 :func:`identity_term_frequencies` is the analogue of Dixon et al. (2018), Table 1 and
 :func:`toxicity_by_length` of their Figure 1. Loading and describing whole datasets lives in
 :mod:`nlpbias.data.cards`; the sentences the book writes from these tables in
-:mod:`nlpbias.data.report`. Both reuse this module's input checks (``_check_frame``, ``_labels``,
-``_grouped``).
+:mod:`nlpbias.studies.data.report`. Both reuse this module's input checks (``_check_frame``,
+``_labels``, ``_grouped``).
 """
 
 from __future__ import annotations

@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from nlpbias.data.identity import data_dir
-from nlpbias.text import as_text_series
+from nlpbias.core.paths import data_file
+from nlpbias.core.text import as_text_series
 
 __all__ = ["gender_groups", "gender_words", "jigsaw_groups"]
 
@@ -27,7 +27,7 @@ logger = logging.getLogger(__name__)
 
 @lru_cache(maxsize=1)
 def _gender_file() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    p = data_dir() / "groups" / "gender_words.yaml"
+    p = data_file("groups", "gender_words.yaml")
     with open(p, encoding="utf-8") as fh:
         spec = yaml.safe_load(fh)
     if not isinstance(spec, dict) or not spec.get("male") or not spec.get("female"):

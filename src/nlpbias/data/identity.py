@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 
 import pandas as pd
 import yaml
 
-import nlpbias
+from nlpbias.core.paths import data_file
 
 __all__ = [
-    "data_dir",
     "identity_terms_table",
     "load_identity_terms",
     "term_mask",
@@ -24,25 +22,8 @@ __all__ = [
 ]
 
 
-def data_dir() -> Path:
-    """Return the project's ``data/`` folder (beside ``src/``), which holds the facts it owns.
-
-    Examples
-    --------
-    >>> (data_dir() / "identity_terms").is_dir()
-    True
-    """
-    d = Path(nlpbias.__file__).resolve().parents[2] / "data"
-    if not d.is_dir():
-        raise FileNotFoundError(
-            f"nlpbias data folder {str(d)!r} not found; use an editable install of the project "
-            "checkout (pip install -e .) so that data/ sits beside src/"
-        )
-    return d
-
-
 def _read_list(name: str) -> dict:
-    folder = data_dir() / "identity_terms"
+    folder = data_file("identity_terms")
     available = sorted(p.stem for p in folder.glob("*.yaml"))
     if not isinstance(name, str) or name not in available:
         raise ValueError(f"identity term list must be one of {available}, got {name!r}")

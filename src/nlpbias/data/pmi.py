@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from nlpbias.text import as_text_series, tokenize
+from nlpbias.core.text import as_text_series, tokenize
 
 __all__ = [
     "DAVIDSON_SETS",
@@ -63,7 +63,7 @@ def clean_tweet(text: str) -> str:
     """Decode HTML entities and remove URLs, ``@mentions`` and the retweet marker ``RT``.
 
     The Katô & Miyao Twitter preprocessing replaces mentions and URLs by placeholder tokens;
-    :func:`nlpbias.text.tokenize` would split a placeholder into an ordinary word, so they are
+    :func:`nlpbias.core.text.tokenize` would split a placeholder into an ordinary word, so they are
     removed instead. Entities are decoded twice (Davidson's tweets are partly double-escaped:
     ``&amp;#128514;``); emoji that appear then are dropped later by the tokenizer.
 
@@ -123,7 +123,7 @@ def extract_pmi(
     lowercase : bool, default True
         Lower-case the tokens (also those of a custom ``tokenizer``).
     tokenizer : callable, optional
-        ``str -> list of str``; default :func:`nlpbias.text.tokenize`. Pass
+        ``str -> list of str``; default :func:`nlpbias.core.text.tokenize`. Pass
         :func:`tweet_tokenize` for tweets (URLs, mentions and ``RT`` removed first).
 
     Returns
@@ -232,7 +232,7 @@ _RACE_LABELS = {"white-aligned": "white_aligned", "AA-aligned": "african_america
 
 
 def tweet_tokenize(text: str, *, lowercase: bool = True) -> list[str]:
-    """:func:`nlpbias.text.tokenize` of :func:`clean_tweet` (the tokens of the tweet corpus).
+    """:func:`nlpbias.core.text.tokenize` of :func:`clean_tweet` (the tokens of the tweet corpus).
 
     Examples
     --------
@@ -268,7 +268,8 @@ def davidson_candidates(
       model's vocabulary).
 
     Tokens: :func:`tweet_tokenize` (URLs, mentions and ``RT`` removed, HTML entities decoded,
-    then :func:`nlpbias.text.tokenize`: emoji and punctuation are dropped, unlike in the paper).
+    then :func:`nlpbias.core.text.tokenize`: emoji and punctuation are dropped, unlike in the
+    paper).
 
     Parameters
     ----------

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from gensim.models import KeyedVectors
 
-from nlpbias.repro import rng
+from nlpbias.core.repro import rng
 
 __all__ = ["make_planted_embedding"]
 
@@ -159,7 +159,7 @@ def make_planted_embedding(
         Filler words with pure-noise vectors: this many named ``filler0``, ``filler1``, ...,
         or the given words.
     random_state : None, int or numpy.random.Generator
-        Seed (see :func:`nlpbias.repro.rng`).
+        Seed (see :func:`nlpbias.core.repro.rng`).
 
     Returns
     -------

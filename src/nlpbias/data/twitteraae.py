@@ -36,8 +36,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from nlpbias.core.text import as_text_series
 from nlpbias.data.store import resolve as _resolve
-from nlpbias.text import as_text_series
 
 __all__ = [
     "DIALECTS",
@@ -113,9 +113,9 @@ def tweet_tokens(text: str) -> list[str]:
     ``don't`` and ``don’t``).
 
     This approximates the twokenize tokenizer the model was trained with; unlike it, an emoji
-    glued to a word is split off (``lol😂`` gives ``lol`` and ``😂``). :func:`nlpbias.text.tokenize`
-    is not used because it drops punctuation and emoji, which are in the vocabulary and carry
-    dialect information.
+    glued to a word is split off (``lol😂`` gives ``lol`` and ``😂``).
+    :func:`nlpbias.core.text.tokenize` is not used because it drops punctuation and emoji, which
+    are in the vocabulary and carry dialect information.
 
     Parameters
     ----------

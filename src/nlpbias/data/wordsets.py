@@ -40,7 +40,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from nlpbias.data.identity import data_dir
+from nlpbias.core.paths import data_file
 from nlpbias.data.pmi import extract_pmi, load_selection
 
 __all__ = [
@@ -124,7 +124,7 @@ def wordsets_dir() -> Path:
     >>> wordsets_dir().name
     'wordsets'
     """
-    return data_dir() / "wordsets"
+    return data_file("wordsets")
 
 
 def _natural_key(name: str) -> list:

@@ -46,10 +46,10 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from nlpbias.core.progress import progress as progress_bar
+from nlpbias.core.repro import rng as _rng
 from nlpbias.metrics.query import OutOfVocabularyError, Query, QueryVectors, as_query
 from nlpbias.metrics.stats import bootstrap_ci, check_alternative, permutation_pvalue
-from nlpbias.progress import progress as progress_bar
-from nlpbias.repro import rng as _rng
 
 __all__ = [
     "WEATResult",

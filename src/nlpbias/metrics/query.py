@@ -35,7 +35,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from nlpbias.repro import rng as _rng
+from nlpbias.core.repro import rng as _rng
 
 __all__ = ["OutOfVocabularyError", "Query", "QueryVectors"]
 

@@ -65,9 +65,9 @@ import pandas as pd
 from scipy.special import rel_entr
 from sklearn.linear_model import LogisticRegression
 
+from nlpbias.core.progress import progress as progress_bar
+from nlpbias.core.repro import rng as _rng
 from nlpbias.metrics.query import Query, as_query
-from nlpbias.progress import progress as progress_bar
-from nlpbias.repro import rng as _rng
 
 __all__ = ["VARIANTS", "RNSBResult", "rnsb", "rnsb_kl", "rnsb_signed"]
 

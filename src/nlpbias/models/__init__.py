@@ -14,7 +14,6 @@ import pandas as pd
 
 __all__ = [
     "CNNTextClassifier",
-    "GloVe",
     "KimCNNClassifier",
     "MINILM_NAME",
     "available_models",
@@ -38,7 +37,6 @@ __all__ = [
 ]
 
 _LAZY = {
-    "GloVe": "glove",
     "MINILM_NAME": "encoders",
     "encode": "encoders",
     "load_encoder": "encoders",

@@ -1,5 +1,5 @@
 """Input checks shared by the text classifiers (:mod:`nlpbias.models.classifiers`,
-:mod:`nlpbias.models.kim`, :mod:`nlpbias.models.linear`, :mod:`nlpbias.models.finetune`).
+:mod:`nlpbias.models.kim`, :mod:`nlpbias.models.linear`, :mod:`nlpbias.studies.logan.finetune`).
 
 Each raises a one-line ``TypeError``/``ValueError`` naming the argument and what it expected.
 """

@@ -4,8 +4,8 @@ Kim's (2014) CNN is in :mod:`nlpbias.models.kim` and importable from here.
 :class:`CNNTextClassifier` re-implements, in torch, the Keras model of the paper's code
 (``unintended_ml_bias/model_tool.py`` in conversationai/unintended-ml-bias-analysis):
 
-- tokens (:func:`nlpbias.text.tokenize`) → indices over the ``vocab_size`` most frequent training
-  tokens, plus ``<pad>`` (index 0) and ``<unk>`` (index 1);
+- tokens (:func:`nlpbias.core.text.tokenize`) → indices over the ``vocab_size`` most frequent
+  training tokens, plus ``<pad>`` (index 0) and ``<unk>`` (index 1);
 - an embedding layer, frozen when ``embedding`` gives word vectors (the paper: 100-d GloVe);
 - three blocks ``Conv1d(128 filters, width 5, 'same' padding) → ReLU → max-pool``, the pool being
   5 wide for all blocks but the last and global for the last (the paper's last pool is 40 wide over
@@ -50,14 +50,14 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils.validation import check_is_fitted
 from torch import nn
 
+from nlpbias.core.progress import progress
+from nlpbias.core.repro import rng
+from nlpbias.core.text import tokenize
 from nlpbias.models.checks import _check_fraction, _check_int, _check_texts
 from nlpbias.models.cnn_network import _CNN, _epoch_batches, _torch_session
 from nlpbias.models.cnn_network import BUCKET_CHUNK_BATCHES as BUCKET_CHUNK_BATCHES
 from nlpbias.models.encoders import resolve_device
 from nlpbias.models.linear import linear_baseline
-from nlpbias.progress import progress
-from nlpbias.repro import rng
-from nlpbias.text import tokenize
 
 if TYPE_CHECKING:
     from nlpbias.models.kim import KimCNNClassifier

@@ -4,7 +4,7 @@ one epoch's training batches and the seeded torch session.
 ``_CNN`` is the network described in :mod:`nlpbias.models.classifiers`; ``_epoch_batches``
 cuts one epoch into (optionally length-bucketed) batches; ``_torch_session`` seeds torch in a
 forked RNG state, makes CPU kernels deterministic and sets the thread count (also used by
-:mod:`nlpbias.models.finetune` and :mod:`nlpbias.tasks.coref`).
+:mod:`nlpbias.studies.logan.finetune` and :mod:`nlpbias.studies.intrinsic_extrinsic.coref`).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 import numpy as np
 import torch
 
-from nlpbias.progress import progress as progress_bar
+from nlpbias.core.progress import progress as progress_bar
 
 __all__ = [
     "MINILM_NAME",
@@ -53,7 +53,7 @@ _OFFLINE_HINT = (
 )
 _MLM_HINT = (
     "use an online masked LM such as 'bert-base-uncased', or the project's offline stand-in MLM "
-    "(nlpbias.models.mlm.adapt_mlm(), which trains a head onto MiniLM; see chapter 06)"
+    "(nlpbias.studies.scoring.mlm.adapt_mlm(), which trains a head onto MiniLM; see chapter 06)"
 )
 
 

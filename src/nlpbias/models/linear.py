@@ -13,8 +13,8 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import Pipeline
 
+from nlpbias.core.text import tokenize
 from nlpbias.models.checks import _check_int
-from nlpbias.text import tokenize
 
 __all__ = ["linear_baseline"]
 
@@ -45,7 +45,7 @@ def linear_baseline(
     -------
     sklearn.pipeline.Pipeline
         Steps ``tfidf`` (:class:`~sklearn.feature_extraction.text.TfidfVectorizer` with
-        :func:`nlpbias.text.tokenize`, sublinear tf) and ``logreg`` (lbfgs, ``max_iter=1000``).
+        :func:`nlpbias.core.text.tokenize`, sublinear tf) and ``logreg`` (lbfgs, ``max_iter=1000``).
 
     Examples
     --------

@@ -3,11 +3,11 @@
 Entry points:
 
 - :func:`train_word2vec` / :func:`train_fasttext` take a *named corpus* (see :data:`CORPORA`):
-  the texts are read and tokenised with :func:`nlpbias.text.sentences` (one token list per
+  the texts are read and tokenised with :func:`nlpbias.core.text.sentences` (one token list per
   document, no sentence splitting) inside a cached function, so the cache key is the corpus
   name and the parameters, not a hash of millions of tokens. A re-run with the same arguments
   returns the stored vectors; any changed parameter trains again. The key also holds a
-  fingerprint of ``nlpbias/text.py``, this module and the gensim version, so editing the
+  fingerprint of ``nlpbias/core/text.py``, this module and the gensim version, so editing the
   tokenizer or the training code retrains. The corpus files themselves are checked by the data
   store (sha256), not by the cache.
 - :func:`train_word2vec_on` / :func:`train_fasttext_on` take token lists and are not cached.
@@ -47,9 +47,9 @@ import numpy as np
 from gensim.models import FastText, KeyedVectors, Word2Vec
 from gensim.models.callbacks import CallbackAny2Vec
 
-from nlpbias import text as _text
-from nlpbias.cache import cached
-from nlpbias.progress import progress as progress_bar
+from nlpbias.core import text as _text
+from nlpbias.core.cache import cached
+from nlpbias.core.progress import progress as progress_bar
 
 __all__ = [
     "CORPORA",
@@ -360,7 +360,7 @@ def corpus_sentences(
     Returns
     -------
     list of list of str
-        :func:`nlpbias.text.sentences` of the documents (documents without tokens dropped).
+        :func:`nlpbias.core.text.sentences` of the documents (documents without tokens dropped).
 
     Examples
     --------
@@ -464,7 +464,7 @@ def _check_sentences(sentences: Iterable[list[str]]) -> list[list[str]]:
         if isinstance(sent, str) or not isinstance(sent, list | tuple):
             raise TypeError(
                 f"sentences must be a list of token lists, item {i} is {type(sent).__name__}; "
-                "use nlpbias.text.sentences to tokenise texts"
+                "use nlpbias.core.text.sentences to tokenise texts"
             )
         if not all(isinstance(tok, str) for tok in sent):
             raise TypeError(f"tokens must be strings, item {i} holds a non-string token")
@@ -721,7 +721,7 @@ def train_word2vec_on(
     Parameters
     ----------
     sentences : iterable of list of str
-        E.g. the output of :func:`nlpbias.text.sentences`; read into memory once.
+        E.g. the output of :func:`nlpbias.core.text.sentences`; read into memory once.
     vector_size, window, min_count, sg, negative, epochs, workers, random_state, sample, \
 show_progress
         As in :func:`train_word2vec`.

@@ -33,9 +33,7 @@ __all__ = [
     "new_figure",
     "observed_vs_planted",
     "paired_barh",
-    "per_term_figure",
     "scatter_figure",
-    "seed_dots_figure",
     "set_style",
     "stacked_share_barh",
     "term_frequency_figure",
@@ -510,7 +508,6 @@ def observed_vs_planted(
 
 
 # Figures of bias measurements (effect sizes, per-word associations) live in their own module.
-from nlpbias.plotting.classification import per_term_figure, seed_dots_figure  # noqa: E402
 from nlpbias.plotting.effects import (  # noqa: E402
     association_figure,
     effect_size_figure,

@@ -1,0 +1,129 @@
+"""Build the HTML book from notebooks that the runner executed.
+
+Jupyter Book never executes anything here (``execute_notebooks: off``). :func:`build` assembles a
+source tree under ``_build/src`` that mirrors the repository — ``book/``, ``_config.yml``,
+``_toc.yml`` and ``notebooks/<name>.ipynb`` — but with each notebook replaced by its executed copy
+from ``_build/notebooks``. Page paths therefore match the repository (the Binder and repository
+buttons point at the real notebooks), and the HTML goes to ``_build/html``.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from nlpbias.book import runner
+
+log = logging.getLogger(__name__)
+MATHJAX = Path("book") / "_static" / "mathjax" / "tex-mml-chtml.js"
+
+
+class BookError(runner.RunnerError):
+    """The book could not be assembled or built."""
+
+
+def _jupyter_book() -> list[str]:
+    exe = Path(sys.executable).with_name("jupyter-book")
+    found = str(exe) if exe.is_file() else shutil.which("jupyter-book")
+    if not found:
+        raise BookError("jupyter-book is not installed: run `make book` (it creates .venv)")
+    return [found]
+
+
+def assemble(root: Path, executed_dir: Path | None = None) -> Path:
+    """Copy the book sources and the executed notebooks into ``<root>/_build/src``."""
+    root = Path(root)
+    executed_dir = Path(executed_dir or root / runner.EXECUTED_DIR)
+    if not (root / MATHJAX).is_file():
+        raise BookError(f"{MATHJAX} is missing: run `make mathjax` (MathJax is served locally)")
+    src = root / runner.BUILD_DIR / "src"
+    if src.exists():
+        shutil.rmtree(src)
+    (src / "notebooks").mkdir(parents=True)
+    shutil.copytree(root / "book", src / "book")
+    for name in ("_config.yml", "_toc.yml"):
+        shutil.copy2(root / name, src / name)
+    config = runner.load_config(root)
+    for study, entry in config["studies"].items():
+        executed = executed_dir / entry["notebook"]
+        if not executed.is_file():
+            raise BookError(
+                f"study '{study}' has not been executed ({executed} is missing): "
+                f"run `nlpbias run {study} --profile PROFILE` first"
+            )
+        _check_executed(study, executed)
+        shutil.copy2(executed, src / "notebooks" / entry["notebook"])
+    return src
+
+
+def _check_executed(study: str, executed: Path) -> None:
+    """Refuse a notebook the runner did not execute, or whose run failed (papermill keeps those)."""
+    import nbformat
+
+    record = nbformat.read(executed, as_version=4).metadata.get("nlpbias")
+    if not record:
+        raise BookError(
+            f"{executed} was not executed by the runner (no run record in its metadata): "
+            f"run `nlpbias run {study} --profile PROFILE`"
+        )
+    if record.get("status") != "ok":
+        raise BookError(
+            f"the last run of study '{study}' failed, so it is not published: {record.get('error')}"
+            f" — fix it and run `nlpbias run {study} --profile {record.get('profile')}`"
+        )
+
+
+def build(
+    root: str | Path | None = None,
+    *,
+    profile: str | None = "demo",
+    strict: bool = False,
+    progress: bool = False,
+) -> Path:
+    """Run every notebook on ``profile`` (skip with ``profile=None``) and build the HTML book.
+
+    Parameters
+    ----------
+    root : path, optional
+        Project folder (default: found from the current directory).
+    profile : str or None
+        Profile to execute the notebooks with; ``None`` reuses ``_build/notebooks`` as they are.
+    strict : bool
+        Turn Sphinx warnings into errors (``-W -n --keep-going``), as the tests do.
+
+    Returns
+    -------
+    Path
+        ``<root>/_build/html/index.html``.
+    """
+    root = runner.project_root(root)
+    if profile is not None:
+        runner.run_many("all", profile, root=root, progress=progress)
+    src = assemble(root)
+    cmd = [*_jupyter_book(), "build", str(src), "--path-output", str(root), "--all"]
+    if strict:
+        cmd += ["-W", "-n", "--keep-going"]
+    log.info("building the book: %s", " ".join(cmd))
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    output = proc.stdout + proc.stderr
+    (root / runner.BUILD_DIR / "book-build.log").write_text(output)
+    warnings = [ln for ln in output.splitlines() if "WARNING" in ln or "ERROR" in ln]
+    if proc.returncode != 0:
+        lines = warnings or output.strip().splitlines()[-5:]
+        raise BookError(
+            f"jupyter-book build failed ({len(lines)} problem lines, full log in "
+            f"_build/book-build.log): {' | '.join(lines[:5])}"
+        )
+    if warnings:
+        log.warning(
+            "the book built with %d Sphinx warnings (see _build/book-build.log): %s",
+            len(warnings),
+            " | ".join(warnings[:3]),
+        )
+    index = root / runner.BUILD_DIR / "html" / "index.html"
+    if not index.is_file():
+        raise BookError(f"the build finished but {index} is missing")
+    return index

@@ -1,0 +1,164 @@
+"""Command line: ``nlpbias run``, ``nlpbias book``, ``nlpbias data`` and ``nlpbias check-site``.
+
+Every failure ends with one line on stderr, ``nlpbias: error: ...``, and exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from nlpbias.book import runner
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="nlpbias", description="Run the nlpbias book's notebooks and manage its data."
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="execute one study's notebook (or all) with papermill")
+    run.add_argument("study", help="study name from notebooks/profiles.yml, or 'all'")
+    run.add_argument("--profile", default="demo", help="smoke | demo | paper | full")
+    run.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a parameter (value read as YAML); repeatable",
+    )
+    run.add_argument("--root", help="project folder (default: found from cwd)")
+    run.add_argument("--output-dir", help="where executed notebooks go (default _build/notebooks)")
+
+    book = sub.add_parser("book", help="run every notebook on a profile and build the HTML book")
+    book.add_argument("--profile", default="demo", help="smoke | demo | paper | full")
+    book.add_argument("--no-run", action="store_true", help="reuse _build/notebooks as they are")
+    book.add_argument("--strict", action="store_true", help="warnings are errors (-W -n)")
+    book.add_argument("--root", help="project folder (default: found from cwd)")
+
+    data = sub.add_parser("data", help="list, verify or fetch the datasets of the data home")
+    data.add_argument("action", choices=["list", "verify", "fetch"])
+    data.add_argument("names", nargs="*", help="dataset names (default: all)")
+    data.add_argument("--force", action="store_true", help="fetch: download even if present")
+
+    site = sub.add_parser("check-site", help="check the built HTML book in a headless browser")
+    site.add_argument("--html", help="the built site (default: _build/html of the project)")
+    site.add_argument(
+        "--screenshots", help="folder for chapter screenshots (default _build/screenshots)"
+    )
+    site.add_argument("--no-browser", action="store_true", help="static checks only (no chromium)")
+    return parser
+
+
+def _cmd_run(args: argparse.Namespace) -> None:
+    overrides = dict(runner.parse_override(p) for p in args.param)
+    records = runner.run_many(
+        args.study,
+        args.profile,
+        overrides=overrides,
+        root=args.root,
+        output_dir=args.output_dir,
+        progress=sys.stderr.isatty(),
+    )
+    for rec in records:
+        print(f"{rec.study}: {rec.status} in {rec.duration_s:.1f} s -> {rec.output}")
+
+
+def _cmd_book(args: argparse.Namespace) -> None:
+    from nlpbias.book import build as book
+
+    index = book.build(
+        args.root,
+        profile=None if args.no_run else args.profile,
+        strict=args.strict,
+        progress=sys.stderr.isatty(),
+    )
+    print(f"book written to {index}")
+
+
+def _cmd_data(args: argparse.Namespace) -> None:
+    from nlpbias import data
+
+    names = args.names or list(data.datasets())
+    if args.action == "list":
+        table = data.list_datasets()
+        print(table.to_string(index=False))
+        print(f"data home: {data.data_home()}")
+    elif args.action == "verify":
+        table = data.verify() if not args.names else _concat(data.verify(n) for n in names)
+        print(table.to_string(index=False))
+        bad = table[table["status"] != "ok"]
+        if len(bad):
+            raise data.DataError(
+                f"{len(bad)} of {len(table)} files are missing or corrupt under "
+                f"{data.data_home()}: run `nlpbias data fetch` or set NLPBIAS_DATA"
+            )
+    else:
+        for name in names:
+            print(f"{name}: {data.fetch(name, force=args.force)}")
+
+
+def _cmd_check_site(args: argparse.Namespace) -> None:
+    from nlpbias.book import sitecheck
+
+    html = args.html or runner.project_root() / runner.BUILD_DIR / "html"
+    report = sitecheck.check_site(
+        html,
+        screenshots=args.screenshots or "auto",
+        browser=None if args.no_browser else "auto",
+        progress=sys.stderr.isatty(),
+    )
+    table = report.pages.assign(screenshot=report.pages["screenshot"].map(_under_cwd))
+    print(table.to_string(index=False))
+    for problem in report.problems:
+        print(problem)
+    if not report.ok:
+        raise sitecheck.SiteCheckError(report.summary())
+    print(report.summary())
+
+
+def _under_cwd(path: str) -> str:
+    """``path`` relative to the current directory when it lies under it (narrower tables)."""
+    from pathlib import Path
+
+    if not path:
+        return path
+    try:
+        return Path(path).absolute().relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return path
+
+
+def _concat(frames):
+    import pandas as pd
+
+    return pd.concat(list(frames), ignore_index=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``nlpbias`` console script."""
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
+    from nlpbias.book.sitecheck import SiteCheckError
+    from nlpbias.data import DataError
+
+    commands = {
+        "run": _cmd_run,
+        "book": _cmd_book,
+        "data": _cmd_data,
+        "check-site": _cmd_check_site,
+    }
+    try:
+        commands[args.command](args)
+    except (runner.RunnerError, DataError, SiteCheckError) as exc:
+        print(f"nlpbias: error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

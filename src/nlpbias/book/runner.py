@@ -1,0 +1,343 @@
+"""Execute the book's notebooks with papermill, one profile at a time.
+
+``notebooks/profiles.yml`` says which notebook belongs to which study and which parameters each
+profile injects into it. :func:`run` checks every parameter against the notebook's own
+``parameters`` cell, executes a copy of the notebook into the build tree (the template is never
+written), and records what ran (profile, parameters, package versions, git commit, duration) in
+the executed notebook's metadata and in ``_build/runs.jsonl``.
+
+Examples
+--------
+>>> from nlpbias import runner
+>>> record = runner.run("data", "smoke", overrides={"random_state": 1})  # doctest: +SKIP
+>>> record.output  # doctest: +SKIP
+PosixPath('.../_build/notebooks/00_data.ipynb')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import platform
+import subprocess
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from nlpbias.core.paths import checkout_dir
+
+PROFILES_FILE = Path("notebooks") / "profiles.yml"
+BUILD_DIR = Path("_build")
+EXECUTED_DIR = BUILD_DIR / "notebooks"
+RUNS_LOG = BUILD_DIR / "runs.jsonl"
+KERNEL = "python3"
+VERSIONED_PACKAGES = (
+    "nlpbias",
+    "numpy",
+    "scipy",
+    "pandas",
+    "scikit-learn",
+    "torch",
+    "transformers",
+    "gensim",
+    "papermill",
+    "jupyter-book",
+)
+# Environment of the kernel: progress bars carry timings, which would make two runs differ.
+KERNEL_ENV = {"TQDM_DISABLE": "1", "PYTHONHASHSEED": "0", "MPLBACKEND": "inline"}
+
+
+class RunnerError(Exception):
+    """A run could not start or a notebook failed; the message is one line that says what to do."""
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """What one execution of one notebook was: written to notebook metadata and runs.jsonl."""
+
+    study: str
+    notebook: str
+    profile: str
+    parameters: dict[str, Any]
+    output: str
+    status: str
+    started: str
+    duration_s: float
+    git_commit: str | None
+    versions: dict[str, str] = field(default_factory=dict)
+    error: str | None = None
+
+
+def project_root(start: str | Path | None = None) -> Path:
+    """The project folder: the first parent of ``start`` (default: cwd) with notebooks/profiles.yml.
+
+    Falls back to the checkout this package was installed from (editable install).
+    """
+    here = Path(start or Path.cwd()).resolve()
+    for cand in (here, *here.parents):
+        if (cand / PROFILES_FILE).is_file():
+            return cand
+    installed = checkout_dir()
+    if installed is not None and (installed / PROFILES_FILE).is_file():
+        return installed
+    raise RunnerError(
+        f"no {PROFILES_FILE} found above {here}: run nlpbias from the project folder or pass --root"
+    )
+
+
+def load_config(root: Path) -> dict[str, Any]:
+    """Read and check ``notebooks/profiles.yml``."""
+    file = root / PROFILES_FILE
+    try:
+        config = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise RunnerError(f"cannot read {file}: {exc}".replace("\n", " ")) from exc
+    if not isinstance(config, dict) or not {"studies", "profiles"} <= set(config):
+        raise RunnerError(f"{file} must have top-level keys 'studies' and 'profiles'")
+    return config
+
+
+def studies(root: Path) -> list[str]:
+    """Study names in book order."""
+    return list(load_config(root)["studies"])
+
+
+def profiles(root: Path) -> list[str]:
+    """Profile names defined in profiles.yml."""
+    return list(load_config(root)["profiles"])
+
+
+def notebook_path(root: Path, study: str) -> Path:
+    """The template notebook of a study; one-line error for an unknown study."""
+    config = load_config(root)
+    if study not in config["studies"]:
+        known = ", ".join(config["studies"])
+        raise RunnerError(f"unknown study '{study}': choose one of {known}, or 'all'")
+    return root / "notebooks" / config["studies"][study]["notebook"]
+
+
+def notebook_parameters(notebook: Path) -> dict[str, Any]:
+    """Names and defaults of the variables in the notebook's cell tagged ``parameters``."""
+    import papermill
+
+    params = papermill.inspect_notebook(str(notebook))
+    return {name: spec["default"] for name, spec in params.items()}
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """Parse one ``-p key=value``; the value is read as YAML (``5`` → int, ``[a, b]`` → list)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip().isidentifier():
+        raise RunnerError(f"bad parameter '{text}': write it as -p name=value")
+    try:
+        parsed = yaml.safe_load(value) if value.strip() else ""
+    except yaml.YAMLError:
+        parsed = value
+    return key.strip(), parsed
+
+
+def resolve_parameters(
+    root: Path, study: str, profile: str, overrides: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Profile parameters of a study merged with overrides, all checked against the notebook."""
+    config = load_config(root)
+    notebook = notebook_path(root, study)
+    if profile not in config["profiles"]:
+        known = ", ".join(config["profiles"])
+        raise RunnerError(f"unknown profile '{profile}': choose one of {known}")
+    params = dict((config["profiles"][profile] or {}).get(study) or {})
+    params.update(overrides or {})
+    defined = notebook_parameters(notebook)
+    unknown = sorted(set(params) - set(defined))
+    if unknown:
+        raise RunnerError(
+            f"unknown parameter {', '.join(map(repr, unknown))} for study '{study}' "
+            f"({notebook.name}): its parameters cell defines {', '.join(defined) or 'nothing'}"
+        )
+    return {"profile": profile, **params} if "profile" in defined else params
+
+
+def package_versions() -> dict[str, str]:
+    """Versions of the packages whose behaviour the results depend on."""
+    versions = {"python": platform.python_version()}
+    for name in VERSIONED_PACKAGES:
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            versions[name] = metadata.version(name)
+    return versions
+
+
+def git_commit(root: Path) -> str | None:
+    """``HEAD`` of the checkout, with ``-dirty`` when tracked files changed; None outside git."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return head + ("-dirty" if dirty else "")
+
+
+@contextlib.contextmanager
+def _kernel_environment(profile: str) -> Iterator[None]:
+    """Environment the kernel inherits while a notebook runs (restored afterwards)."""
+    env = {**KERNEL_ENV, "NLPBIAS_PROFILE": profile}
+    saved = {key: os.environ.get(key) for key in env}
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _failure_message(exc: Exception, notebook: Path, output: Path) -> str:
+    from papermill.exceptions import PapermillExecutionError
+
+    if isinstance(exc, PapermillExecutionError):
+        evalue = " ".join(str(exc.evalue).split())
+        where = f"cell {exc.cell_index} (In [{exc.exec_count}])"
+        return f"{notebook.name} failed in {where}: {exc.ename}: {evalue} (see {output})"
+    return f"{notebook.name} failed: {type(exc).__name__}: {' '.join(str(exc).split())}"
+
+
+def run(
+    study: str,
+    profile: str,
+    *,
+    overrides: Mapping[str, Any] | None = None,
+    root: str | Path | None = None,
+    output_dir: str | Path | None = None,
+    progress: bool = False,
+) -> RunRecord:
+    """Execute one study's notebook on a profile into the build tree.
+
+    Parameters
+    ----------
+    study : str
+        A key of ``studies`` in profiles.yml (e.g. ``"data"``).
+    profile : str
+        ``smoke``, ``demo``, ``paper`` or ``full`` (any profile defined in profiles.yml).
+    overrides : mapping, optional
+        Parameters that replace the profile's; each must exist in the notebook's parameters cell.
+    root : path, optional
+        Project folder (default: found from the current directory).
+    output_dir : path, optional
+        Where the executed notebook goes (default ``<root>/_build/notebooks``).
+    progress : bool
+        Show papermill's per-cell progress bar.
+
+    Returns
+    -------
+    RunRecord
+        Also stored in the notebook metadata (key ``nlpbias``) and appended to runs.jsonl.
+
+    Raises
+    ------
+    RunnerError
+        Unknown study, profile or parameter, or a failing cell (notebook, cell and error in
+        one line).
+    """
+    import nbformat
+    import papermill
+
+    root = project_root(root)
+    template = notebook_path(root, study)
+    parameters = resolve_parameters(root, study, profile, overrides)
+    out_dir = Path(output_dir) if output_dir is not None else root / EXECUTED_DIR
+    out_dir.mkdir(parents=True, exist_ok=True)
+    output = (out_dir / template.name).resolve()
+    if output == template.resolve():
+        raise RunnerError(f"refusing to overwrite the template {template}: choose another output")
+
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    t0 = time.perf_counter()
+    error = None
+    try:
+        with _kernel_environment(profile):
+            papermill.execute_notebook(
+                str(template),
+                str(output),
+                parameters=parameters,
+                kernel_name=KERNEL,
+                cwd=str(template.parent),
+                progress_bar=progress,
+            )
+    except Exception as exc:  # papermill raises many kinds; all end the run the same way
+        error = _failure_message(exc, template, output)
+    record = RunRecord(
+        study=study,
+        notebook=template.name,
+        profile=profile,
+        parameters=parameters,
+        output=str(output),
+        status="failed" if error else "ok",
+        started=started,
+        duration_s=round(time.perf_counter() - t0, 2),
+        git_commit=git_commit(root),
+        versions=package_versions(),
+        error=error,
+    )
+    if output.is_file():
+        nb = nbformat.read(output, as_version=4)
+        nb.metadata["nlpbias"] = asdict(record)
+        nbformat.write(nb, output)
+    log = root / RUNS_LOG
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps(asdict(record), default=str) + "\n")
+    if error:
+        raise RunnerError(error)
+    return record
+
+
+def run_many(
+    study: str,
+    profile: str,
+    *,
+    overrides: Mapping[str, Any] | None = None,
+    root: str | Path | None = None,
+    output_dir: str | Path | None = None,
+    progress: bool = False,
+) -> list[RunRecord]:
+    """Run one study, or every study in book order when ``study == "all"``.
+
+    With ``all``, an override applies only to the notebooks that define it.
+    """
+    root = project_root(root)
+    if study != "all":
+        return [run(study, profile, overrides=overrides, root=root, output_dir=output_dir,
+                    progress=progress)]  # fmt: skip
+    names = studies(root)
+    overrides = dict(overrides or {})
+    if overrides:
+        defined = set().union(*(notebook_parameters(notebook_path(root, s)) for s in names))
+        unknown = sorted(set(overrides) - defined)
+        if unknown:
+            raise RunnerError(
+                f"unknown parameter {', '.join(map(repr, unknown))}: no notebook defines it"
+            )
+    records = []
+    for name in names:
+        own = set(notebook_parameters(notebook_path(root, name)))
+        mine = {k: v for k, v in overrides.items() if k in own}
+        records.append(
+            run(name, profile, overrides=mine, root=root, output_dir=output_dir, progress=progress)
+        )
+    return records

@@ -1,0 +1,325 @@
+"""Figures of the corpus-perturbation study (Brunet et al. 2019; seed 004): which documents matter.
+
+Every function returns a matplotlib Figure built without pyplot (see :mod:`nlpbias.plotting`) and
+checks its input at the boundary: a missing column raises a one-line ``KeyError`` that names it.
+
+- :func:`baseline_figure` — the WEAT effect size of each word set, p-values in the labels.
+- :func:`delta_b_histogram` — the distribution of the differential bias ΔB per word set.
+- :func:`cumulative_share_figure` — how concentrated ΔB is, beside seed 004's two points.
+- :func:`predicted_vs_actual_figure` — the influence approximation against retraining.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, NullFormatter, PercentFormatter
+
+from nlpbias.plotting import PALETTE, _empty, _need, new_figure
+
+__all__ = [
+    "KIND_COLOURS",
+    "baseline_figure",
+    "cumulative_share_figure",
+    "delta_b_histogram",
+    "predicted_vs_actual_figure",
+]
+
+#: Colour of each kind of removal set: bias-increasing documents removed (vermillion),
+#: bias-decreasing documents removed (blue), random documents removed (grey).
+KIND_COLOURS: dict[str, str] = {
+    "increasing": PALETTE[1],
+    "decreasing": PALETTE[0],
+    "random": "#8C8C8C",
+}
+
+_DELTA_B = "ΔB = B(w) − B(w̃)"
+
+
+def _tables(tables: object, what: str) -> dict[str, pd.DataFrame]:
+    """Check a mapping word set → frame with ``delta_b`` (output of ``score_documents``)."""
+    if not isinstance(tables, Mapping):
+        raise TypeError(
+            f"{what} needs a mapping of word set to table (score_documents), "
+            f"got {type(tables).__name__}"
+        )
+    if not tables:
+        raise ValueError(f"{what} needs at least one word set; score_documents returned none")
+    for name, table in tables.items():
+        _need(table, ["delta_b"], f"{what} (word set {name!r})")
+    return dict(tables)
+
+
+def baseline_figure(baseline: pd.DataFrame, *, title: str | None = None) -> Figure:
+    """Horizontal bars of the WEAT effect size per word set, with the p-value in each label.
+
+    Parameters
+    ----------
+    baseline : DataFrame
+        :func:`nlpbias.studies.perturbation.study.baseline_table`: index (or column) ``wordset``,
+        columns ``effect_size`` and ``p_value``.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One bar per word set (in the table's order, top to bottom), vermillion for a positive
+        effect size, blue for a negative one, and a vertical line at 0.
+
+    Examples
+    --------
+    >>> b = pd.DataFrame({"effect_size": [0.5, -0.2], "p_value": [0.01, 0.7]},
+    ...                  index=pd.Index(["x", "y"], name="wordset"))
+    >>> [t.get_text() for t in baseline_figure(b).axes[0].get_yticklabels()]
+    ['y (p = 0.7)', 'x (p = 0.01)']
+    """
+    _need(baseline, ["effect_size", "p_value"], "baseline_figure")
+    names = baseline["wordset"] if "wordset" in baseline.columns else baseline.index
+    labels = [f"{n} (p = {p:.2g})" for n, p in zip(names, baseline["p_value"], strict=True)]
+    fig, (ax,) = new_figure(1, width=7.0, height=max(2.0, 0.45 * len(baseline) + 1.2))
+    if baseline.empty:
+        _empty(ax, "word sets")
+        return fig
+    d = baseline["effect_size"].to_numpy(float)[::-1]
+    colours = [PALETTE[1] if v >= 0 else PALETTE[0] for v in d]
+    ax.barh(np.arange(len(d)), d, color=colours)
+    ax.set_yticks(np.arange(len(d)), labels[::-1])
+    ax.axvline(0, color="0.3", linewidth=0.8)
+    ax.set(
+        xlabel="WEAT effect size d (normalised vectors, ddof 1)",
+        ylabel="",
+        title=title or "Bias of the embedding trained on all documents",
+    )
+    return fig
+
+
+def delta_b_histogram(
+    tables: Mapping[str, pd.DataFrame], *, bins: int = 40, ncols: int = 3
+) -> Figure:
+    """Histogram of the differential bias ΔB per word set, of the documents with ΔB ≠ 0.
+
+    Documents without a word of the test have ΔB = 0 exactly and are left out (the panel title
+    says how many remain); the count axis is logarithmic and the bins are symmetric around 0,
+    marked by a vertical line. ΔB > 0: removing the document lowers the bias.
+
+    Parameters
+    ----------
+    tables : mapping of str to DataFrame
+        :func:`nlpbias.studies.perturbation.study.score_documents`: word set → table with a
+        ``delta_b`` column.
+    bins : int, default 40
+    ncols : int, default 3
+        Panels per row.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One panel per word set.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"delta_b": [0.0, 0.1, -0.2, 0.3]})
+    >>> fig = delta_b_histogram({"x": t}, bins=4)
+    >>> len(fig.axes[0].patches), fig.axes[0].get_yscale()
+    (4, 'log')
+    """
+    tables = _tables(tables, "delta_b_histogram")
+    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
+        raise ValueError(f"bins must be a positive integer, got {bins!r}")
+    fig, axes = new_figure(len(tables), ncols=ncols, width=4.4, height=3.4)
+    for i, (ax, (name, table)) in enumerate(zip(axes, tables.items(), strict=True)):
+        d = table["delta_b"].to_numpy(float)
+        nz = d[d != 0]
+        if nz.size == 0:
+            _empty(ax, "documents with ΔB ≠ 0")
+            continue
+        lim = float(np.abs(nz).max())
+        ax.hist(nz, bins=np.linspace(-lim, lim, bins + 1), color=PALETTE[i % len(PALETTE)])
+        ax.set_yscale("log")
+        ax.axvline(0, color="0.3", linewidth=0.8, linestyle="--")
+        ax.set(
+            title=f"{name}: {nz.size:,} of {d.size:,} documents",
+            xlabel=_DELTA_B,
+            ylabel="documents (log scale)",
+        )
+    return fig
+
+
+def _reported_points(reported: object) -> list[tuple[float, float]]:
+    """(top fraction, share) pairs from ``{"top 1%": 0.488, ...}`` or ``load_reported(...)``."""
+    if not isinstance(reported, Mapping):
+        raise TypeError(
+            "reported must be a mapping such as load_reported('wajdalevie2021'), "
+            f"got {type(reported).__name__}"
+        )
+    block: Any = reported.get("concentration", reported)
+    points = []
+    for key, value in dict(block).items():
+        m = re.fullmatch(r"top\s*([0-9.]+)\s*%", str(key).strip())
+        if m:
+            points.append((float(m.group(1)) / 100.0, float(value)))
+    if not points:
+        raise ValueError(
+            "reported has no 'top N%' entries; pass load_reported('wajdalevie2021') "
+            "or a mapping like {'top 1%': 0.488}"
+        )
+    return sorted(points)
+
+
+def cumulative_share_figure(
+    tables: Mapping[str, pd.DataFrame],
+    reported: Mapping[str, Any],
+    *,
+    title: str | None = None,
+) -> Figure:
+    """Share of the summed |ΔB| held by the top documents, per word set, beside seed 004.
+
+    Parameters
+    ----------
+    tables : mapping of str to DataFrame
+        Word set → table with a ``delta_b`` column (``score_documents``).
+    reported : mapping
+        Seed 004's numbers: ``load_reported("wajdalevie2021")`` (its ``concentration`` block is
+        used) or a mapping such as ``{"top 1%": 0.488, "top 10%": 0.922}``.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One line per word set (:func:`nlpbias.studies.perturbation.influence.cumulative_share`), a
+        dashed line for documents that all contribute equally, and seed 004's points marked "seed
+        004"; the fraction-of-documents axis is logarithmic.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"delta_b": [4.0, -3.0, 1.0, 0.0]})
+    >>> ax = cumulative_share_figure({"x": t}, {"top 1%": 0.488}).axes[0]
+    >>> ax.lines[0].get_ydata().tolist()
+    [0.5, 0.875, 1.0, 1.0]
+    """
+    from nlpbias.studies.perturbation.influence import cumulative_share
+
+    tables = _tables(tables, "cumulative_share_figure")
+    points = _reported_points(reported)
+    fig, (ax,) = new_figure(1, width=6.4, height=4.4)
+    lo = min(points[0][0], 1.0)
+    for i, (name, table) in enumerate(tables.items()):
+        cum = cumulative_share(table["delta_b"])
+        lo = min(lo, float(cum["top_fraction"].iloc[0]))
+        ax.plot(
+            cum["top_fraction"],
+            cum["share"],
+            color=PALETTE[i % len(PALETTE)],
+            linewidth=1.8,
+            label=str(name),
+        )
+    x = np.geomspace(lo, 1.0, 200)
+    ax.plot(x, x, color="0.6", linestyle="--", linewidth=1, label="all documents equal")
+    xs, ys = zip(*points, strict=True)
+    ax.scatter(xs, ys, color=PALETTE[7], marker="X", s=70, zorder=4, label="seed 004")
+    for px, py in points:
+        ax.annotate(
+            f"seed 004: top {100 * px:g}% → {100 * py:.1f}%",
+            (px, py),
+            xytext=(6, -12),
+            textcoords="offset points",
+            fontsize="small",
+        )
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:g}%"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set(
+        xlim=(lo, 1.0),
+        ylim=(0, 1.02),
+        xlabel="top documents by |ΔB| (fraction of all documents, log scale)",
+        ylabel="share of the summed |ΔB|",
+        title=title or "How concentrated is the differential bias?",
+    )
+    ax.legend(fontsize="small", loc="upper left")
+    return fig
+
+
+def predicted_vs_actual_figure(validation: pd.DataFrame, *, title: str | None = None) -> Figure:
+    """Predicted against actual ΔB for each removal set, coloured by the kind of set.
+
+    Parameters
+    ----------
+    validation : DataFrame
+        :func:`nlpbias.studies.perturbation.study.validate`: one row per removal set with
+        ``kind`` (increasing / decreasing / random), ``predicted`` and ``actual``; optional
+        ``actual_sd`` (error bars of ±1 standard deviation over seeds, where finite) and
+        ``n_documents`` (written beside each point).
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One scatter per kind, the diagonal ``actual = predicted`` and Pearson's r over the sets
+        (with at least 3 sets and some spread on both axes).
+
+    Examples
+    --------
+    >>> v = pd.DataFrame({"kind": ["increasing", "decreasing", "random"],
+    ...                   "predicted": [1.0, -1.0, 0.0], "actual": [0.5, -0.9, 0.4]})
+    >>> ax = predicted_vs_actual_figure(v).axes[0]
+    >>> ax.texts[-1].get_text()
+    'Pearson r = 0.90 (3 sets)'
+    """
+    _need(validation, ["kind", "predicted", "actual"], "predicted_vs_actual_figure")
+    fig, (ax,) = new_figure(1, width=5.2, height=4.8)
+    if validation.empty:
+        _empty(ax, "removal sets")
+        return fig
+    p = validation["predicted"].to_numpy(float)
+    a = validation["actual"].to_numpy(float)
+    extra = iter(PALETTE[2:7])
+    for kind, sub in validation.groupby("kind", sort=False):
+        colour = KIND_COLOURS.get(str(kind)) or next(extra, PALETTE[7])
+        ax.scatter(sub["predicted"], sub["actual"], color=colour, s=40, zorder=3, label=f"{kind}")
+        if "actual_sd" in sub.columns:
+            sd = sub["actual_sd"].to_numpy(float)
+            ok = np.isfinite(sd)
+            if ok.any():
+                ax.errorbar(
+                    sub["predicted"].to_numpy(float)[ok],
+                    sub["actual"].to_numpy(float)[ok],
+                    yerr=sd[ok],
+                    fmt="none",
+                    ecolor=colour,
+                    capsize=3,
+                    linewidth=1,
+                )
+    if "n_documents" in validation.columns:
+        for x, y, n in zip(p, a, validation["n_documents"], strict=True):
+            ax.annotate(
+                f"{int(n)}", (x, y), xytext=(4, 3), textcoords="offset points", fontsize="x-small"
+            )
+    both = np.concatenate([p, a])
+    both = both[np.isfinite(both)]
+    lo, hi = (float(both.min()), float(both.max())) if both.size else (-1.0, 1.0)
+    pad = 0.08 * (hi - lo or 1.0)
+    lims = (lo - pad, hi + pad)
+    ax.plot(lims, lims, color="0.6", linestyle="--", linewidth=1, label="actual = predicted")
+    finite = np.isfinite(p) & np.isfinite(a)
+    n = int(finite.sum())
+    if n >= 3 and np.ptp(p[finite]) > 0 and np.ptp(a[finite]) > 0:
+        r = float(np.corrcoef(p[finite], a[finite])[0, 1])
+        text = f"Pearson r = {r:.2f} ({n} sets)"
+    else:
+        text = f"Pearson r undefined ({n} sets)"
+    ax.text(0.98, 0.03, text, transform=ax.transAxes, ha="right", va="bottom", fontsize="small")
+    ax.set(
+        xlim=lims,
+        ylim=lims,
+        xlabel="predicted ΔB (influence approximation)",
+        ylabel="actual ΔB (retrained, mean over seeds)",
+        title=title or "Removing documents: prediction vs retraining",
+    )
+    ax.legend(fontsize="small", loc="upper left", title="documents removed")
+    return fig

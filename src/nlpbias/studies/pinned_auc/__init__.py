@@ -1,0 +1,50 @@
+"""Pinned AUC and data balancing (Dixon et al., 2018; Borkan et al., 2019).
+
+What the chapter's notebook calls; the modules of this package hold the method.
+"""
+
+from nlpbias.studies.pinned_auc.figures import (
+    per_term_figure,
+    seed_dots_figure,
+)
+from nlpbias.studies.pinned_auc.metrics import (
+    auc,
+    bias_report,
+)
+from nlpbias.studies.pinned_auc.mitigation import (
+    frequency_change,
+)
+from nlpbias.studies.pinned_auc.study import (
+    FAMILIES,
+    StudyData,
+    build_families,
+    evaluate,
+    family_summary,
+    load_study_data,
+    paper_comparison,
+    reported,
+    train_and_score,
+    verdicts,
+)
+from nlpbias.studies.pinned_auc.synthetic_scores import (
+    make_shifted_groups,
+)
+
+__all__ = [
+    "auc",
+    "bias_report",
+    "build_families",
+    "evaluate",
+    "FAMILIES",
+    "family_summary",
+    "frequency_change",
+    "load_study_data",
+    "make_shifted_groups",
+    "paper_comparison",
+    "per_term_figure",
+    "reported",
+    "seed_dots_figure",
+    "StudyData",
+    "train_and_score",
+    "verdicts",
+]

@@ -1,0 +1,464 @@
+"""The Dixon et al. (2018) experiment: baseline, random control and bias-mitigated model families.
+
+One run of the study is
+
+1. :func:`load_study_data` — training texts, the mitigation and random-control pools, and the
+   evaluation sets (a held-out general set, the identity templates, and on real data the Wikipedia
+   Talk comments);
+2. :func:`build_families` — the three training sets: as is, plus random snippets, plus non-toxic
+   texts with over-represented identity terms
+   (:func:`nlpbias.studies.pinned_auc.mitigation.balance_by_length`);
+3. :func:`train_and_score` — one model per (family, seed), same architecture and budget, scores
+   on every evaluation set (cached on disk, so re-running the chapter does not retrain);
+4. :func:`evaluate` — per model: AUC per set, per-term metrics, FPED / FNED / PAED and the
+   competition score, with the threshold at the equal error rate of the general set;
+5. :func:`family_summary` — per family: mean, spread and a bootstrap interval over seeds, and the
+   sum over seeds (the paper's Table 5 sums over its 10 models).
+
+Examples
+--------
+>>> data = load_study_data(use_data_home=False, n_synthetic=2000, random_state=0)  # doctest: +SKIP
+>>> fams, balance = build_families(data, terms=["gay"], random_state=0)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nlpbias.core.cache import cached
+from nlpbias.core.progress import progress as progress_bar
+from nlpbias.core.repro import rng as _rng
+from nlpbias.data.splits import stratified_split
+from nlpbias.studies.pinned_auc.metrics import UndefinedMetricWarning, bias_report, eer_threshold
+
+__all__ = [
+    "FAMILIES",
+    "StudyData",
+    "build_families",
+    "evaluate",
+    "family_summary",
+    "load_study_data",
+    "paper_comparison",
+    "reported",
+    "train_and_score",
+    "verdicts",
+]
+
+#: The three model families, in the order the paper reports them.
+FAMILIES = ("baseline", "random control", "bias mitigated")
+
+
+@dataclass
+class StudyData:
+    """Everything one run of the study trains and evaluates on (schema: ``text``, ``toxic``)."""
+
+    train: pd.DataFrame
+    debias_pool: pd.DataFrame
+    random_pool: pd.DataFrame
+    eval_sets: dict[str, pd.DataFrame]
+    source: str
+    terms: list[str]
+    notes: dict[str, str] = field(default_factory=dict)
+
+    def sizes(self) -> pd.DataFrame:
+        """Rows and toxic share of every part (training set, pools, evaluation sets)."""
+        parts = {
+            "train": self.train,
+            "mitigation pool": self.debias_pool,
+            "random pool": self.random_pool,
+            **self.eval_sets,
+        }
+        return pd.DataFrame(
+            [
+                {"part": k, "rows": len(v), "toxic_share": float(v["toxic"].mean())}
+                for k, v in parts.items()
+            ]
+        )
+
+
+def load_study_data(
+    *,
+    use_data_home: bool,
+    test_fraction: float = 0.2,
+    max_train: int | None = None,
+    max_templates: int | None = None,
+    n_synthetic: int = 6000,
+    random_state: int | None = 0,
+) -> StudyData:
+    """The study's data: real (Davidson + Dixon files from the data home) or the synthetic stand-in.
+
+    Real: Davidson 2017 tweets (toxic = hate or offensive), split into train and a held-out
+    ``general`` set (stratified, ``test_fraction``); pools = the ``train`` split of Dixon's
+    mitigation and random-control files; evaluation sets ``general``, ``templates``
+    (``bias_madlibs_77k.csv``) and ``wiki talk`` (the 1,492 Wikipedia Talk comments, another
+    domain). Synthetic: :func:`nlpbias.studies.pinned_auc.synthetic.make_mitigation_scenario`,
+    sized by ``n_synthetic`` training texts.
+    """
+    gen = _rng(random_state)
+    if not use_data_home:
+        from nlpbias.studies.pinned_auc.synthetic import DEFAULT_TERMS, make_mitigation_scenario
+
+        sc = make_mitigation_scenario(
+            n_train=n_synthetic,
+            n_pool=n_synthetic // 2,
+            n_test=n_synthetic // 2,
+            random_state=gen,
+        )
+        return StudyData(
+            train=sc["train"],
+            debias_pool=sc["debias_pool"],
+            random_pool=sc["random_pool"],
+            eval_sets={"general": sc["general_test"], "templates": sc["templates"]},
+            source="synthetic",
+            terms=list(DEFAULT_TERMS),
+            notes={"stand-in": "synthetic corpus with a planted identity-term imbalance"},
+        )
+    from nlpbias.data import toxicity
+    from nlpbias.data.identity import load_identity_terms
+
+    davidson = toxicity.load_davidson()[["text", "toxic"]].reset_index(drop=True)
+    train, general = stratified_split(davidson, test_fraction, gen)
+    if max_train is not None and len(train) > max_train:
+        train = train.sample(n=max_train, random_state=gen)
+    pools = {k: toxicity.load_dixon_pool(k) for k in ("debias", "random")}
+    pools = {k: v[v["split"] == "train"][["text", "toxic"]] for k, v in pools.items()}
+    templates = toxicity.load_dixon_templates()[["text", "toxic"]]
+    if max_templates is not None and len(templates) > max_templates:
+        templates = templates.sample(n=max_templates, random_state=gen)
+    wiki = toxicity.load_dixon_wiki_test()[["text", "toxic"]]
+    return StudyData(
+        train=train.reset_index(drop=True),
+        debias_pool=pools["debias"].reset_index(drop=True),
+        random_pool=pools["random"].reset_index(drop=True),
+        eval_sets={
+            "general": general.reset_index(drop=True),
+            "templates": templates,
+            "wiki talk": wiki,
+        },
+        source="real",
+        terms=load_identity_terms("dixon2018"),
+        notes={"training data": "Davidson et al. 2017 tweets (Wikipedia Talk not available)"},
+    )
+
+
+def build_families(
+    data: StudyData, *, terms: Sequence[str], n_buckets: int = 5, random_state: int | None = 0
+) -> tuple[dict[str, pd.DataFrame], Any]:
+    """The training sets of the three families and the mitigation's :class:`BalanceResult`."""
+    from nlpbias.studies.pinned_auc.mitigation import augment, balance_by_length, random_control
+
+    gen = _rng(random_state)
+    balance = balance_by_length(
+        data.train, data.debias_pool, terms=terms, n_buckets=n_buckets, random_state=gen
+    )
+    control = random_control(
+        data.train, data.random_pool, balance, n_buckets=n_buckets, random_state=gen
+    )
+    families = {
+        "baseline": data.train[["text", "toxic"]].reset_index(drop=True),
+        "random control": augment(data.train, control),
+        "bias mitigated": augment(data.train, balance.added),
+    }
+    return families, balance
+
+
+@cached
+def _fit_and_score(
+    texts: list[str],
+    labels: list[bool],
+    eval_texts: dict[str, list[str]],
+    model: str,
+    model_params: dict[str, Any],
+    embedding: str | None,
+    seed: int,
+) -> dict[str, np.ndarray]:
+    from nlpbias.models import load_embeddings
+    from nlpbias.models.classifiers import make_classifier
+
+    params = dict(model_params)
+    if model == "cnn" and embedding:
+        params["embedding"] = load_embeddings([embedding])[embedding]
+    clf = make_classifier(model, random_state=seed, **params)
+    clf.fit(texts, np.asarray(labels, dtype=int))
+    return {name: clf.predict_proba(t)[:, 1] for name, t in eval_texts.items()}
+
+
+def train_and_score(
+    families: Mapping[str, pd.DataFrame],
+    eval_sets: Mapping[str, pd.DataFrame],
+    *,
+    seeds: Sequence[int],
+    model: str = "cnn",
+    model_params: Mapping[str, Any] | None = None,
+    embedding: str | None = "glove-6b-50d",
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Train one model per (family, seed) and score every evaluation set.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Long format: ``family, seed, eval_set, row, toxic, score`` (``row`` = position in the set).
+    """
+    if not families or not eval_sets or not len(seeds):
+        raise ValueError("need at least one family, one evaluation set and one seed")
+    eval_texts = {name: df["text"].tolist() for name, df in eval_sets.items()}
+    runs = [(f, s) for f in families for s in seeds]
+    frames = []
+    for family, seed in progress_bar(runs, enabled=progress, desc="models", unit="model"):
+        train = families[family]
+        scores = _fit_and_score(
+            train["text"].tolist(),
+            train["toxic"].astype(bool).tolist(),
+            eval_texts,
+            model,
+            dict(model_params or {}),
+            embedding if model == "cnn" else None,
+            int(seed),
+        )
+        for name, score in scores.items():
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "family": family,
+                        "seed": int(seed),
+                        "eval_set": name,
+                        "row": np.arange(len(score)),
+                        "toxic": eval_sets[name]["toxic"].to_numpy(bool),
+                        "score": score,
+                    }
+                )
+            )
+    return pd.concat(frames, ignore_index=True)
+
+
+def evaluate(
+    scores: pd.DataFrame,
+    eval_sets: Mapping[str, pd.DataFrame],
+    *,
+    terms: Sequence[str],
+    threshold_on: str = "general",
+    random_state: int | None = 0,
+) -> dict[str, pd.DataFrame]:
+    """Metrics of every model on every set, thresholded at the EER of ``threshold_on``.
+
+    Returns
+    -------
+    dict of DataFrames
+        ``overall`` (family, seed, eval_set, auc, threshold, fpr, fnr), ``by_term`` (family, seed,
+        eval_set + the per-term columns of :class:`~nlpbias.studies.pinned_auc.metrics.BiasReport`),
+        ``summary`` (family, seed, eval_set, FPED, FNED, PAED, final_score and term counts).
+    """
+    if threshold_on not in eval_sets:
+        raise ValueError(
+            f"threshold_on={threshold_on!r} is not an evaluation set: {list(eval_sets)}"
+        )
+    from nlpbias.data.identity import term_mask
+
+    membership = {
+        name: term_mask(df["text"], list(terms)).reset_index(drop=True)
+        for name, df in eval_sets.items()
+    }
+    overall, by_term, summary = [], [], []
+    keys = scores[["family", "seed"]].drop_duplicates().itertuples(index=False)
+    for family, seed in keys:
+        model = scores[(scores["family"] == family) & (scores["seed"] == seed)]
+        ref = model[model["eval_set"] == threshold_on]
+        threshold = eer_threshold(ref["toxic"].to_numpy(), ref["score"].to_numpy())
+        for name in eval_sets:
+            part = model[model["eval_set"] == name].sort_values("row")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UndefinedMetricWarning)  # reported per term
+                rep = bias_report(
+                    part["toxic"].to_numpy(),
+                    part["score"].to_numpy(),
+                    membership=membership[name],
+                    threshold=threshold,
+                    random_state=random_state,
+                )
+            key = {"family": family, "seed": seed, "eval_set": name}
+            overall.append({**key, **rep.overall.to_dict()})
+            by_term.append(rep.by_group.assign(**key))
+            diff = rep.difference().to_dict()
+            try:
+                diff["final_score"] = rep.final_score()
+            except ValueError:  # no term has the bias AUCs defined (e.g. a one-class set)
+                diff["final_score"] = float("nan")
+            summary.append({**key, **diff})
+    by_term_df = pd.concat(by_term, ignore_index=True)
+    lead = ["family", "seed", "eval_set"]
+    by_term_df = by_term_df[lead + [c for c in by_term_df.columns if c not in lead]]
+    return {
+        "overall": pd.DataFrame(overall),
+        "by_term": by_term_df,
+        "summary": pd.DataFrame(summary),
+    }
+
+
+def family_summary(
+    table: pd.DataFrame,
+    *,
+    metrics: Sequence[str],
+    by: Sequence[str] = ("family", "eval_set"),
+    n_bootstrap: int = 2000,
+    confidence_level: float = 0.95,
+    random_state: int | None = 0,
+) -> pd.DataFrame:
+    """Mean, std, sum over seeds and a bootstrap CI of the mean, per family (and set).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``*by, metric, n_models, mean, std, ci_low, ci_high, sum``.
+    """
+    gen = _rng(random_state)
+    alpha = (1 - confidence_level) / 2
+    rows = []
+    for key, group in table.groupby(list(by), sort=False):
+        for metric in metrics:
+            values = group[metric].dropna().to_numpy(float)
+            if values.size == 0:
+                continue
+            boot = gen.choice(values, size=(n_bootstrap, values.size), replace=True).mean(axis=1)
+            rows.append(
+                {
+                    **dict(zip(by, key if isinstance(key, tuple) else (key,), strict=True)),
+                    "metric": metric,
+                    "n_models": values.size,
+                    "mean": values.mean(),
+                    "std": values.std(ddof=1) if values.size > 1 else 0.0,
+                    "ci_low": np.quantile(boot, alpha),
+                    "ci_high": np.quantile(boot, 1 - alpha),
+                    "sum": values.sum(),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def reported(name: str = "dixon2018") -> dict[str, pd.DataFrame]:
+    """The paper's numbers from ``data/reported/<name>.yaml`` as tables.
+
+    Returns
+    -------
+    dict
+        ``table4`` (eval_set, family, reported_auc), ``table5`` (metric, family, reported_sum),
+        ``n_models`` (the number of models per family the sums run over) and ``table3``.
+    """
+    from nlpbias.data.reported import load_reported
+
+    spec = load_reported(name)
+    t4 = [
+        {"eval_set": s, "family": f, "reported_auc": v}
+        for s, fam in spec["table4_auc"].items()
+        for f, v in fam.items()
+    ]
+    sums = dict(spec["table5_sums"])
+    n_models = sums.pop("n_models")
+    t5 = [
+        {"metric": m, "family": f, "reported_sum": v}
+        for m, fam in sums.items()
+        for f, v in fam.items()
+    ]
+    return {
+        "table4": pd.DataFrame(t4),
+        "table5": pd.DataFrame(t5),
+        "n_models": n_models,
+        "table3": spec.get("table3_thought_experiment", {}),
+    }
+
+
+def paper_comparison(
+    table4: pd.DataFrame, table5: pd.DataFrame, *, families: Sequence[str] = FAMILIES
+) -> pd.DataFrame:
+    """Our mean per family beside the paper's, for overall AUC and the equality differences.
+
+    Parameters
+    ----------
+    table4 : DataFrame
+        :func:`family_summary` of ``auc`` merged with ``reported()["table4"]``: columns
+        ``eval_set``, ``family``, ``mean``, ``reported_auc``.
+    table5 : DataFrame
+        :func:`family_summary` of FPED/FNED/PAED merged with ``reported()["table5"]``, plus
+        ``paper_per_model`` (the paper's sum over its models divided by their number): columns
+        ``metric``, ``family``, ``mean``, ``paper_per_model``.
+    families : sequence of str
+        Column order.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows ``AUC, <eval_set>`` and the equality differences; columns (family, ``mean`` |
+        ``paper``).
+    """
+    need4 = {"eval_set", "family", "mean", "reported_auc"} - set(table4.columns)
+    need5 = {"metric", "family", "mean", "paper_per_model"} - set(table5.columns)
+    if need4 or need5:
+        raise ValueError(
+            f"paper_comparison: missing columns {sorted(need4)} in table4 and {sorted(need5)} "
+            "in table5; pass the merged tables of the chapter"
+        )
+    rows = pd.concat(
+        [
+            table4.assign(metric="AUC, " + table4["eval_set"].astype(str)).rename(
+                columns={"reported_auc": "paper"}
+            ),
+            table5.rename(columns={"paper_per_model": "paper"}),
+        ]
+    )
+    wide = rows.pivot(index="metric", columns="family", values=["mean", "paper"])
+    return wide.swaplevel(axis=1)[list(families)]
+
+
+def verdicts(
+    summary: pd.DataFrame,
+    *,
+    metrics: Sequence[str] = ("FPED", "FNED", "PAED"),
+    treated: str = "bias mitigated",
+    baseline: str = "baseline",
+    control: str = "random control",
+) -> list[str]:
+    """One sentence per metric: is the treated family lower than the baseline, and can the seeds
+    tell them apart (do the intervals of :func:`family_summary` overlap)?
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"family": ["baseline", "bias mitigated", "random control"],
+    ...                   "metric": "FPED", "n_models": 3, "mean": [6.0, 2.0, 5.0],
+    ...                   "ci_low": [5.0, 1.0, 4.0], "ci_high": [7.0, 3.0, 6.0]})
+    >>> verdicts(s, metrics=["FPED"])[0].endswith("do not overlap.")
+    True
+    """
+    out = []
+    for metric in metrics:
+        part = summary[summary["metric"] == metric].set_index("family")
+        if not {treated, baseline, control} <= set(part.index):
+            raise ValueError(
+                f"{metric}: the summary lacks one of {treated!r}, {baseline!r}, "
+                f"{control!r}; pass the output of family_summary"
+            )
+        t, b, c = (part.loc[f] for f in (treated, baseline, control))
+        head = (
+            f"{metric}: mitigated {t['mean']:.2f} vs baseline {b['mean']:.2f} "
+            f"(control {c['mean']:.2f}) — " + ("lower" if t["mean"] < b["mean"] else "not lower")
+        )
+        n = int(part["n_models"].min())
+        if n < 2:
+            out.append(head + "; with one model per family there is no interval over seeds.")
+            continue
+        apart = t["ci_high"] < b["ci_low"] or t["ci_low"] > b["ci_high"]
+        out.append(
+            head
+            + (
+                ", and the intervals over seeds do not overlap."
+                if apart
+                else f", but the intervals over {n} seeds overlap, so this run cannot "
+                "tell them apart."
+            )
+        )
+    return out

@@ -1,0 +1,71 @@
+"""Scoring ourselves (Dong; Kurita et al., 2019): a masked LM per person, scored by log-probability
+bias.
+
+What the chapter's notebook calls; the modules of this package hold the method.
+"""
+
+from nlpbias.studies.scoring.figures import (
+    accuracy_figure,
+    bias_figure,
+    learning_curve_figure,
+    topk_figure,
+)
+from nlpbias.studies.scoring.kurita import (
+    dong_bias,
+    mask_positions,
+)
+from nlpbias.studies.scoring.mlm import (
+    card_summary,
+    load_mlm,
+    predict_masked,
+    quality_card,
+)
+from nlpbias.studies.scoring.study import (
+    FRAMEWORKS,
+    PEOPLE,
+    Framework,
+    accuracy_table,
+    base_model,
+    bias_table,
+    effect_sizes,
+    fine_tune_people,
+    frameworks,
+    frameworks_table,
+    paper_comparison,
+    person_corpora,
+    planted_posts,
+    planted_shift,
+    reported,
+    score_models,
+    topk_table,
+)
+
+__all__ = [
+    "accuracy_figure",
+    "accuracy_table",
+    "base_model",
+    "bias_figure",
+    "bias_table",
+    "card_summary",
+    "dong_bias",
+    "effect_sizes",
+    "fine_tune_people",
+    "Framework",
+    "frameworks",
+    "FRAMEWORKS",
+    "frameworks_table",
+    "learning_curve_figure",
+    "load_mlm",
+    "mask_positions",
+    "paper_comparison",
+    "PEOPLE",
+    "person_corpora",
+    "planted_posts",
+    "planted_shift",
+    "predict_masked",
+    "quality_card",
+    "reported",
+    "score_models",
+    "topk_figure",
+    "topk_table",
+]

@@ -1,1 +1,0 @@
-"""Extrinsic tasks on frozen embeddings."""

@@ -1,0 +1,194 @@
+"""Tests for nlpbias.studies.perturbation.figures (figures of the corpus-perturbation chapter)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.collections import PathCollection
+from matplotlib.container import ErrorbarContainer
+from matplotlib.figure import Figure
+
+from nlpbias.studies.perturbation.figures import (
+    KIND_COLOURS,
+    baseline_figure,
+    cumulative_share_figure,
+    delta_b_histogram,
+    predicted_vs_actual_figure,
+)
+
+REPORTED = {"citation": "x", "concentration": {"top 1%": 0.488, "top 10%": 0.922}}
+
+
+def _points(ax) -> np.ndarray:
+    offsets = [c.get_offsets() for c in ax.collections if type(c) is PathCollection]
+    return np.concatenate(offsets) if offsets else np.empty((0, 2))
+
+
+# -- baseline_figure
+
+
+def test_baseline_one_bar_per_wordset_with_p_in_label_and_sign_colours() -> None:
+    b = pd.DataFrame(
+        {"effect_size": [0.6, -0.3, 1.2], "p_value": [0.012, 0.8, 0.0001]},
+        index=pd.Index(["sci", "math", "inst"], name="wordset"),
+    )
+    fig = baseline_figure(b)
+    assert isinstance(fig, Figure)
+    ax = fig.axes[0]
+    assert len(ax.patches) == 3
+    # listed top to bottom in the table's order; bar widths are the effect sizes
+    labels = [t.get_text() for t in ax.get_yticklabels()][::-1]
+    assert labels == ["sci (p = 0.012)", "math (p = 0.8)", "inst (p = 0.0001)"]
+    widths = sorted(p.get_width() for p in ax.patches)
+    assert widths == pytest.approx([-0.3, 0.6, 1.2])
+    negative = [p for p in ax.patches if p.get_width() < 0]
+    assert len({p.get_facecolor() for p in negative}) == 1
+    assert negative[0].get_facecolor() != ax.patches[0].get_facecolor()
+
+
+def test_baseline_reads_a_wordset_column_too() -> None:
+    b = pd.DataFrame({"wordset": ["a"], "effect_size": [0.1], "p_value": [0.5]})
+    assert baseline_figure(b).axes[0].get_yticklabels()[0].get_text() == "a (p = 0.5)"
+
+
+def test_baseline_missing_column_is_named() -> None:
+    with pytest.raises(KeyError, match="p_value"):
+        baseline_figure(pd.DataFrame({"effect_size": [0.1]}))
+
+
+# -- delta_b_histogram
+
+
+def test_histogram_counts_only_nonzero_documents_per_panel() -> None:
+    tables = {
+        "a": pd.DataFrame({"delta_b": [0.0, 0.0, 0.1, -0.2, 0.3, 0.0]}),
+        "b": pd.DataFrame({"delta_b": [0.5, -0.5, 0.0]}),
+    }
+    fig = delta_b_histogram(tables, bins=4)
+    assert len(fig.axes) == 2
+    for ax, n_nonzero, n_all in zip(fig.axes, [3, 2], [6, 3], strict=True):
+        assert len(ax.patches) == 4
+        assert sum(p.get_height() for p in ax.patches) == n_nonzero  # the zeros are left out
+        assert ax.get_yscale() == "log"
+        zero_lines = [ln for ln in ax.lines if list(ln.get_xdata()) == [0, 0]]
+        assert len(zero_lines) == 1
+        assert ax.get_title() == f"{'ab'[fig.axes.index(ax)]}: {n_nonzero} of {n_all} documents"
+    # bins are symmetric around 0: from -max|ΔB| to +max|ΔB|
+    left = min(p.get_x() for p in fig.axes[0].patches)
+    right = max(p.get_x() + p.get_width() for p in fig.axes[0].patches)
+    assert (left, right) == pytest.approx((-0.3, 0.3))
+
+
+def test_histogram_panel_without_nonzero_documents_says_so() -> None:
+    fig = delta_b_histogram({"empty": pd.DataFrame({"delta_b": [0.0, 0.0]})})
+    ax = fig.axes[0]
+    assert len(ax.patches) == 0
+    assert "no documents with ΔB ≠ 0" in ax.texts[0].get_text()
+
+
+def test_histogram_rejects_bad_input_with_one_line() -> None:
+    with pytest.raises(KeyError, match=r"word set 'a'.*delta_b"):
+        delta_b_histogram({"a": pd.DataFrame({"delta": [0.1]})})
+    with pytest.raises(ValueError, match="at least one word set"):
+        delta_b_histogram({})
+    with pytest.raises(TypeError, match="mapping"):
+        delta_b_histogram(pd.DataFrame({"delta_b": [0.1]}))
+
+
+# -- cumulative_share_figure
+
+
+def test_cumulative_lines_and_seed_points() -> None:
+    tables = {
+        "a": pd.DataFrame({"delta_b": [4.0, -3.0, 1.0, 0.0]}),
+        "b": pd.DataFrame({"delta_b": [1.0, 1.0]}),
+    }
+    fig = cumulative_share_figure(tables, REPORTED)
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log"
+    assert len(ax.lines) == 3  # one per word set + "all documents equal"
+    a, b = ax.lines[0], ax.lines[1]
+    # sorted by |ΔB|: 4, 3, 1, 0 of a total of 8
+    assert list(a.get_xdata()) == pytest.approx([0.25, 0.5, 0.75, 1.0])
+    assert list(a.get_ydata()) == pytest.approx([0.5, 0.875, 1.0, 1.0])
+    assert list(b.get_ydata()) == pytest.approx([0.5, 1.0])
+    assert a.get_label() == "a" and b.get_label() == "b"
+    np.testing.assert_allclose(_points(ax), [[0.01, 0.488], [0.1, 0.922]])
+    texts = [t.get_text() for t in ax.texts]
+    assert len(texts) == 2 and all(t.startswith("seed 004") for t in texts)
+    assert "seed 004" in [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def test_cumulative_accepts_a_plain_mapping_of_points() -> None:
+    tables = {"a": pd.DataFrame({"delta_b": [1.0, 2.0]})}
+    ax = cumulative_share_figure(tables, {"top 10%": 0.9}).axes[0]
+    np.testing.assert_allclose(_points(ax), [[0.1, 0.9]])
+
+
+def test_cumulative_rejects_bad_input_with_one_line() -> None:
+    good = {"a": pd.DataFrame({"delta_b": [1.0]})}
+    with pytest.raises(KeyError, match="delta_b"):
+        cumulative_share_figure({"a": pd.DataFrame({"x": [1.0]})}, REPORTED)
+    with pytest.raises(ValueError, match="top N%"):
+        cumulative_share_figure(good, {"citation": "x"})
+    with pytest.raises(TypeError, match="mapping"):
+        cumulative_share_figure(good, [0.488])
+
+
+# -- predicted_vs_actual_figure
+
+
+def _validation() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "kind": ["increasing", "decreasing", "random", "random"],
+            "n_documents": [10, 10, 10, 10],
+            "predicted": [1.0, -1.0, 0.1, -0.1],
+            "actual": [0.8, -0.9, 0.0, 0.1],
+            "actual_sd": [0.1, np.nan, 0.05, 0.05],
+        },
+        index=pd.Index(["increasing 10", "decreasing 10", "random 10 #1", "random 10 #2"]),
+    )
+
+
+def test_predicted_vs_actual_points_colours_errorbars_diagonal_and_r() -> None:
+    fig = predicted_vs_actual_figure(_validation())
+    ax = fig.axes[0]
+    scatters = [c for c in ax.collections if type(c) is PathCollection]
+    assert len(scatters) == 3  # one per kind
+    assert len(_points(ax)) == 4
+    colours = {c.get_label(): tuple(c.get_facecolor()[0]) for c in scatters}
+    from matplotlib.colors import to_rgba
+
+    assert colours == {k: to_rgba(v) for k, v in KIND_COLOURS.items()}
+    # error bars only where actual_sd is finite: 1 increasing + 2 random, none for decreasing
+    bars = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    assert sorted(len(c.lines[2][0].get_segments()) for c in bars) == [1, 2]
+    diagonal = [ln for ln in ax.lines if ln.get_label() == "actual = predicted"]
+    assert len(diagonal) == 1
+    x, y = diagonal[0].get_data()
+    assert list(x) == list(y)
+    # by hand: Σpa = 0.8 + 0.9 + 0 − 0.01 = 1.69, Σp² = 2.02, Σ(a − ā)² = 1.46 (ā = 0)
+    r = 1.69 / np.sqrt(2.02 * 1.46)
+    assert f"Pearson r = {r:.2f} (4 sets)" == "Pearson r = 0.98 (4 sets)"
+    assert "Pearson r = 0.98 (4 sets)" in [t.get_text() for t in ax.texts]
+    assert [t.get_text() for t in ax.texts].count("10") == 4  # set sizes beside the points
+
+
+def test_predicted_vs_actual_without_sd_and_with_two_sets() -> None:
+    v = _validation().drop(columns=["actual_sd", "n_documents"]).iloc[:2]
+    ax = predicted_vs_actual_figure(v).axes[0]
+    assert not ax.containers
+    assert [t.get_text() for t in ax.texts] == ["Pearson r undefined (2 sets)"]
+
+
+def test_predicted_vs_actual_missing_column_is_named() -> None:
+    with pytest.raises(KeyError, match="actual"):
+        predicted_vs_actual_figure(_validation().drop(columns=["actual"]))
+
+
+def test_cumulative_fraction_axis_labels_small_percentages() -> None:
+    ax = cumulative_share_figure({"a": pd.DataFrame({"delta_b": [1.0, 2.0]})}, REPORTED).axes[0]
+    fmt = ax.xaxis.get_major_formatter()
+    assert [fmt(v, 0) for v in (0.001, 0.01, 1.0)] == ["0.1%", "1%", "100%"]

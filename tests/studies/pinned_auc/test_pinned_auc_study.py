@@ -1,0 +1,113 @@
+"""The Dixon experiment pipeline on the synthetic stand-in with the fast linear model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from nlpbias.studies.pinned_auc import study as pa
+from nlpbias.studies.pinned_auc.synthetic import DEFAULT_TERMS
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    mp = pytest.MonkeyPatch()
+    mp.setenv("NLPBIAS_CACHE", str(tmp_path_factory.mktemp("cache")))
+    data = pa.load_study_data(use_data_home=False, n_synthetic=2000, random_state=0)
+    families, balance = pa.build_families(data, terms=list(DEFAULT_TERMS), random_state=0)
+    scores = pa.train_and_score(families, data.eval_sets, seeds=[0, 1], model="linear",
+                                progress=False)  # fmt: skip
+    results = pa.evaluate(scores, data.eval_sets, terms=list(DEFAULT_TERMS))
+    yield {"data": data, "families": families, "balance": balance, "scores": scores, **results}
+    mp.undo()
+
+
+def test_families_share_the_training_set_and_add_the_same_number_of_texts(run: dict) -> None:
+    fam, added = run["families"], len(run["balance"].added)
+    base = len(run["data"].train)
+    assert added > 0
+    assert len(fam["baseline"]) == base
+    assert len(fam["bias mitigated"]) == len(fam["random control"]) == base + added
+    assert not fam["bias mitigated"]["toxic"].iloc[base:].any()  # added texts are non-toxic
+
+
+def test_scores_cover_every_model_and_row(run: dict) -> None:
+    sc = run["scores"]
+    n_rows = sum(len(df) for df in run["data"].eval_sets.values())
+    assert len(sc) == 3 * 2 * n_rows
+    assert sc["score"].between(0, 1).all()
+    assert set(sc["family"]) == set(pa.FAMILIES)
+
+
+def test_evaluate_thresholds_at_the_general_eer_and_sums_over_terms(run: dict) -> None:
+    ov = run["overall"]
+    assert len(ov) == 3 * 2 * 2  # families x seeds x sets
+    # the same threshold is used on every set of one model
+    assert (ov.groupby(["family", "seed"])["threshold"].nunique() == 1).all()
+    summary = run["summary"].set_index(["family", "seed", "eval_set"])
+    by_term = run["by_term"].set_index(["family", "seed", "eval_set"])
+    key = ("baseline", 0, "templates")
+    fpr = ov.set_index(["family", "seed", "eval_set"]).loc[key, "fpr"]
+    expected = (by_term.loc[key, "fpr"] - fpr).abs().sum()
+    assert summary.loc[key, "FPED"] == pytest.approx(expected)
+
+
+def test_mitigation_lowers_template_bias_on_the_planted_scenario(run: dict) -> None:
+    tmpl = run["summary"][run["summary"]["eval_set"] == "templates"]
+    mean = tmpl.groupby("family")[["FPED", "PAED"]].mean()
+    assert mean.loc["baseline", "FPED"] > 0 and mean.loc["baseline", "PAED"] > 0
+    assert mean.loc["bias mitigated", "FPED"] < mean.loc["baseline", "FPED"]
+    assert mean.loc["bias mitigated", "PAED"] < mean.loc["baseline", "PAED"]
+
+
+def test_family_summary_by_hand() -> None:
+    table = pd.DataFrame({"family": ["a", "a", "b"], "eval_set": "s", "FPED": [1.0, 3.0, 2.0]})
+    out = pa.family_summary(table, metrics=["FPED"], random_state=0).set_index("family")
+    assert out.loc["a", ["n_models", "mean", "sum"]].tolist() == [2, 2.0, 4.0]
+    assert out.loc["a", "std"] == pytest.approx(np.sqrt(2))
+    assert 1.0 <= out.loc["a", "ci_low"] <= out.loc["a", "ci_high"] <= 3.0
+    assert out.loc["b", "std"] == 0.0 and out.loc["b", "ci_low"] == out.loc["b", "ci_high"] == 2.0
+
+
+def test_bad_requests(run: dict, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="threshold_on='nope' is not an evaluation set"):
+        pa.evaluate(run["scores"], run["data"].eval_sets, terms=["gay"], threshold_on="nope")
+    with pytest.raises(ValueError, match="at least one family"):
+        pa.train_and_score({}, run["data"].eval_sets, seeds=[0])
+
+
+def test_verdicts_say_lower_and_whether_seeds_separate_the_families() -> None:
+    def table(mit_low: float, mit_high: float, n: int = 3) -> pd.DataFrame:
+        return pd.DataFrame({"family": ["baseline", "bias mitigated", "random control"],
+                             "metric": "FPED", "n_models": n, "mean": [6.0, 2.0, 5.0],
+                             "ci_low": [5.0, mit_low, 4.0],
+                             "ci_high": [7.0, mit_high, 6.0]})  # fmt: skip
+
+    apart = pa.verdicts(table(1.0, 3.0), metrics=["FPED"])[0]
+    assert "lower" in apart and "do not overlap" in apart
+    overlap = pa.verdicts(table(1.0, 5.5), metrics=["FPED"])[0]
+    assert "overlap, so this run cannot tell them apart" in overlap
+    single = pa.verdicts(table(2.0, 2.0, n=1), metrics=["FPED"])[0]
+    assert "one model per family" in single
+    with pytest.raises(ValueError, match="lacks one of"):
+        pa.verdicts(table(1.0, 3.0).iloc[:2], metrics=["FPED"])
+
+
+def test_paper_comparison_pivots_ours_beside_the_papers_per_model_numbers() -> None:
+    paper = pa.reported()
+    fams = list(pa.FAMILIES)
+    t4 = paper["table4"].assign(mean=np.arange(len(paper["table4"])) / 10)
+    t5 = paper["table5"].assign(mean=1.0, paper_per_model=paper["table5"]["reported_sum"] / 10)
+    table = pa.paper_comparison(t4, t5, families=fams)
+    assert [f for f, _ in table.columns[::2]] == fams
+    row = t4.iloc[0]
+    cell = table.loc[f"AUC, {row['eval_set']}", (row["family"], "paper")]
+    assert cell == row["reported_auc"]
+    assert table.loc[f"AUC, {row['eval_set']}", (row["family"], "mean")] == row["mean"]
+    fped = t5[(t5["metric"] == "FPED") & (t5["family"] == "baseline")].iloc[0]
+    assert table.loc["FPED", ("baseline", "paper")] == fped["reported_sum"] / 10
+    with pytest.raises(ValueError, match="missing columns"):
+        pa.paper_comparison(t4.drop(columns="mean"), t5)
