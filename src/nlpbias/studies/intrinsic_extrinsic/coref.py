@@ -45,8 +45,8 @@ from torch import nn
 
 from nlpbias.core.progress import progress
 from nlpbias.core.repro import rng
-from nlpbias.models.classifiers import _torch_session
 from nlpbias.models.encoders import resolve_device
+from nlpbias.models.torch_utils import torch_session
 from nlpbias.studies.intrinsic_extrinsic.coref_features import (
     _check_embedding,
     _features,
@@ -268,7 +268,7 @@ class MentionPairScorer(BaseEstimator):
         seed = int(gen.integers(0, 2**31 - 1))
         device = resolve_device(self.device)
         x = torch.from_numpy((feats - self.feature_mean_) / self.feature_scale_).to(device)
-        with _torch_session(seed, device, self.n_threads):
+        with torch_session(seed, device, self.n_threads):
             model = nn.Sequential(
                 nn.Linear(x.shape[1], self.hidden), nn.ReLU(), nn.Dropout(self.dropout),
                 nn.Linear(self.hidden, 1),
@@ -311,7 +311,7 @@ class MentionPairScorer(BaseEstimator):
         feats = self._matrix(pairs, _Lookup(self.embedding, self.lowercase_))
         device = next(self.model_.parameters()).device
         x = torch.from_numpy((feats - self.feature_mean_) / self.feature_scale_).to(device)
-        with _torch_session(0, device, self.n_threads), torch.no_grad():
+        with torch_session(0, device, self.n_threads), torch.no_grad():
             return self.model_(x).squeeze(1).float().cpu().numpy()
 
     def predict_proba(self, X: pd.DataFrame) -> np.ndarray:

@@ -40,20 +40,20 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
 from nlpbias.core.cache import cached
+from nlpbias.core.checks import check_int, check_texts
 from nlpbias.core.progress import progress
 from nlpbias.core.repro import rng
-from nlpbias.models.classifiers import _check_int, _check_texts, _torch_session
 from nlpbias.models.encoders import (
-    _MINILM_ALIASES,
+    MINILM_ALIASES,
     MINILM_NAME,
-    _from_pretrained,
     encode,
+    from_pretrained,
     load_encoder,
     mean_pool,
     resolve_device,
     resolve_model,
 )
-from nlpbias.models.torch_utils import pad_ids
+from nlpbias.models.torch_utils import pad_ids, torch_session
 
 __all__ = [
     "FineTunedEncoderClassifier",
@@ -75,7 +75,7 @@ def _check_model_name(model: object) -> str:
             f"model must be a model name or folder such as {MINILM_NAME!r}, got {model!r}"
         )
     name = model.strip()
-    return MINILM_NAME if name.lower() in _MINILM_ALIASES else name
+    return MINILM_NAME if name.lower() in MINILM_ALIASES else name
 
 
 def _check_positive(value: object, name: str) -> float:
@@ -174,11 +174,11 @@ def encoder_features(
     >>> X.shape
     (2, 384)
     """
-    items = _check_texts(texts, "texts")
+    items = check_texts(texts, "texts")
     name = _check_model_name(model)
     layer = _check_layer(layer)
-    batch_size = _check_int(batch_size, "batch_size", 1)
-    max_length = _check_int(max_length, "max_length", 1)
+    batch_size = check_int(batch_size, "batch_size", minimum=1)
+    max_length = check_int(max_length, "max_length", minimum=1)
     if not items:
         _, encoder = load_encoder(name, device="cpu")
         return np.empty((0, encoder.config.hidden_size), dtype=np.float32)
@@ -279,7 +279,7 @@ class FrozenEncoderClassifier(ClassifierMixin, BaseEstimator):
             ``self``, fitted.
         """
         _check_positive(self.C, "C")
-        texts = _check_texts(X)
+        texts = check_texts(X)
         if not texts:
             raise ValueError("X is empty; fit needs at least one text per class")
         classes, target = _check_labels(y, len(texts))
@@ -294,7 +294,7 @@ class FrozenEncoderClassifier(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X: Sequence[str]) -> np.ndarray:
         """Class probabilities, shape (n, 2), columns in the order of ``classes_``."""
         check_is_fitted(self, "head_")
-        texts = _check_texts(X)
+        texts = check_texts(X)
         if not texts:
             return np.zeros((0, 2))
         return self.head_.predict_proba(self.features(texts))
@@ -472,9 +472,9 @@ class FineTunedEncoderClassifier(ClassifierMixin, BaseEstimator):
     def _check_params(self) -> None:
         _check_model_name(self.model)
         for name in ("epochs", "batch_size", "max_length"):
-            _check_int(getattr(self, name), name, 1)
+            check_int(getattr(self, name), name, minimum=1)
         if self.n_threads is not None:
-            _check_int(self.n_threads, "n_threads", 1)
+            check_int(self.n_threads, "n_threads", minimum=1)
         _check_positive(self.learning_rate, "learning_rate")
         w = self.warmup
         if isinstance(w, bool) or not isinstance(w, int | float) or not 0 <= w < 1:
@@ -520,7 +520,7 @@ class FineTunedEncoderClassifier(ClassifierMixin, BaseEstimator):
         chunks = []
         pad_id = self.tokenizer_.pad_token_id
         desc = "fine-tuned predict" if layer is None else "fine-tuned features"
-        session = _torch_session(0, device, self.n_threads)  # the seed is unused in eval mode
+        session = torch_session(0, device, self.n_threads)  # the seed is unused in eval mode
         with session, torch.inference_mode(), self._autocast(device):
             starts = range(0, len(order), step)
             for b in progress(starts, enabled=self.show_progress, desc=desc, unit="batch"):
@@ -555,7 +555,7 @@ class FineTunedEncoderClassifier(ClassifierMixin, BaseEstimator):
 
         start = time.perf_counter()
         self._check_params()
-        texts = _check_texts(X)
+        texts = check_texts(X)
         if not texts:
             raise ValueError("X is empty; fit needs at least one text per class")
         classes, target = _check_labels(y, len(texts))
@@ -564,7 +564,7 @@ class FineTunedEncoderClassifier(ClassifierMixin, BaseEstimator):
         device = resolve_device(self.device)
         target_t = torch.from_numpy(target).to(device)
         name = resolve_model(_check_model_name(self.model))
-        self.tokenizer_ = _from_pretrained(AutoTokenizer, name)
+        self.tokenizer_ = from_pretrained(AutoTokenizer, name)
         ids = self._token_ids(texts)
         lengths = np.array([len(r) for r in ids])
         n_batches = math.ceil(len(texts) / self.batch_size)
@@ -572,9 +572,9 @@ class FineTunedEncoderClassifier(ClassifierMixin, BaseEstimator):
         warmup_steps = math.ceil(total * self.warmup)
         pad_id = self.tokenizer_.pad_token_id
 
-        with _torch_session(seed, device, self.n_threads):
+        with torch_session(seed, device, self.n_threads):
             with _quiet_transformers():
-                model = _from_pretrained(AutoModelForSequenceClassification, name, num_labels=2)
+                model = from_pretrained(AutoModelForSequenceClassification, name, num_labels=2)
             model.to(device).train()
             optimiser = self._optimiser(model)
             scheduler = torch.optim.lr_scheduler.LambdaLR(
@@ -610,7 +610,7 @@ class FineTunedEncoderClassifier(ClassifierMixin, BaseEstimator):
     def decision_function(self, X: Sequence[str]) -> np.ndarray:
         """Log-odds of the positive class (logit 1 − logit 0), shape (n,)."""
         check_is_fitted(self, "model_")
-        texts = _check_texts(X)
+        texts = check_texts(X)
         if not texts:
             return np.zeros(0, dtype=np.float32)
         logits = self._forward_all(texts, layer=None)
@@ -650,7 +650,7 @@ class FineTunedEncoderClassifier(ClassifierMixin, BaseEstimator):
         numpy.ndarray, shape (n, hidden_size), float32
         """
         check_is_fitted(self, "model_")
-        texts = _check_texts(X)
+        texts = check_texts(X)
         config = self.model_.config
         n_states = config.num_hidden_layers + 1
         layer = _check_layer(layer)
