@@ -50,7 +50,7 @@ def test_notebook_runs_on_smoke_with_figures_and_no_errors(smoke_project: Path, 
 
 
 def test_same_parameters_give_identical_outputs(smoke_project: Path, tmp_path: Path) -> None:
-    first = smoke_project / "_build" / "notebooks" / "00_data.ipynb"
+    first = smoke_project / "_build" / "notebooks" / "data.ipynb"
     again = runner.run("data", "smoke", root=smoke_project, output_dir=tmp_path)
     assert _code_outputs(first) == _code_outputs(Path(again.output))
 
@@ -69,7 +69,7 @@ def test_book_builds_without_warnings(smoke_project: Path) -> None:
     index = book.build(smoke_project, profile=None, strict=True)
     html = index.parent
     assert index.is_file()
-    chapter = (html / "notebooks" / "00_data.html").read_text()
+    chapter = (html / "notebooks" / "data.html").read_text()
     assert "<img" in chapter and "<table" in chapter
     assert "glossary" in (html / "book" / "glossary.html").read_text().lower()
     assert "Dixon" in (html / "book" / "bibliography.html").read_text()
@@ -85,17 +85,17 @@ def test_missing_dataset_fails_the_paper_run_with_one_line(
     with pytest.raises(runner.RunnerError) as err:
         runner.run("data", "paper", root=smoke_project, output_dir=tmp_path / "out")
     msg = str(err.value)
-    assert "00_data.ipynb failed in cell" in msg and "MissingDataError" in msg
+    assert "data.ipynb failed in cell" in msg and "MissingDataError" in msg
     assert "nlpbias data fetch" in msg and "\n" not in msg
 
 
 def test_book_refuses_a_failed_or_unrecorded_notebook(smoke_project: Path, tmp_path: Path) -> None:
     project = tmp_path / "p"
     shutil.copytree(smoke_project, project, ignore=shutil.ignore_patterns("html", "src"))
-    executed = project / "_build" / "notebooks" / "00_data.ipynb"
+    executed = project / "_build" / "notebooks" / "data.ipynb"
     nb = nbformat.read(executed, as_version=4)
     nb.metadata["nlpbias"]["status"] = "failed"
-    nb.metadata["nlpbias"]["error"] = "00_data.ipynb failed in cell 3: ValueError: boom"
+    nb.metadata["nlpbias"]["error"] = "data.ipynb failed in cell 3: ValueError: boom"
     nbformat.write(nb, executed)
     with pytest.raises(book.BookError, match="failed, so it is not published: .*ValueError: boom"):
         book.assemble(project)
