@@ -14,7 +14,7 @@ from nlpbias.core.text import tokenize
 from nlpbias.data.reported import load_reported
 from nlpbias.data.wordsets import load_wordset
 from nlpbias.studies.perturbation import study as pt
-from nlpbias.studies.perturbation.concentration import concentration, concentration_table
+from nlpbias.studies.perturbation.bias_concentration import concentration, concentration_table
 from nlpbias.studies.perturbation.documents import Prepared, prepare
 from nlpbias.studies.perturbation.glove import GloVe
 from nlpbias.studies.perturbation.influence import (

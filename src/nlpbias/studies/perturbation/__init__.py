@@ -3,11 +3,11 @@
 What the chapter's notebook calls; the modules of this package hold the method: the documents and
 their co-occurrence matrix (:mod:`.documents`, :mod:`.cooccurrence`), our GloVe (:mod:`.glove`),
 the differential bias by influence functions (:mod:`.influence`), its validation by retraining
-(:mod:`.retraining`), how concentrated it is (:mod:`.concentration`), the figures
+(:mod:`.retraining`), how concentrated it is (:mod:`.bias_concentration`), the figures
 (:mod:`.figures`) and the chapter's steps (:mod:`.study`).
 """
 
-from nlpbias.studies.perturbation.concentration import (
+from nlpbias.studies.perturbation.bias_concentration import (
     concentration,
     concentration_table,
     cumulative_share,

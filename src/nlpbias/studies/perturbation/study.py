@@ -16,7 +16,7 @@ The study as functions the notebook calls:
    of documents, refit GloVe from the same initialisation with several seeds
    (:mod:`nlpbias.studies.perturbation.retraining`), and put the actual change of the effect
    size beside the predicted one; :func:`agreement` gives Pearson's and Spearman's r.
-6. :func:`~nlpbias.studies.perturbation.concentration.concentration_table` — the share of the
+6. :func:`~nlpbias.studies.perturbation.bias_concentration.concentration_table` — the share of the
    summed |ΔB| held by the top 1 % and 10 % of documents, beside seed 004's 48.8 % and 92.2 %.
 
 The cached steps (``_fit_cached``, ``_score_cached``, ``_retrain_cached``) are keyed by

@@ -1,4 +1,4 @@
-"""Tests for nlpbias.studies.perturbation.concentration: how much of the summed |ΔB| the top
+"""Tests for nlpbias.studies.perturbation.bias_concentration: how much of the summed |ΔB| the top
 documents hold."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from nlpbias.studies.perturbation.concentration import concentration, cumulative_share
+from nlpbias.studies.perturbation.bias_concentration import concentration, cumulative_share
 
 
 def test_cumulative_share_hand_computed():
