@@ -237,7 +237,10 @@ def test_removal_sets_docstring_example() -> None:
 
 @pytest.mark.parametrize("size", [0, -1, 7])
 def test_removal_sets_rejects_sizes(toy_table: pd.DataFrame, size: int, one_line) -> None:
-    with pytest.raises(ValueError, match=r"\[1, 6\] for 12 documents") as err:
+    with pytest.raises(
+        ValueError,
+        match=r"each size \(for 12 documents, at most half\) must be an integer in \[1, 6\]",
+    ) as err:
         pt.removal_sets(toy_table, sizes=(2, size))
     one_line(err)
 
@@ -280,7 +283,10 @@ def test_validate_predicted_and_actual(model, prepared, table, cache) -> None:
 
 
 def test_validate_rejects_bad_sizes(model, prepared, table, cache) -> None:
-    with pytest.raises(ValueError, match="each size must lie"):
+    with pytest.raises(
+        ValueError,
+        match=r"each size \(for \d+ documents, at most half\) must be an integer in \[1, ",
+    ):
         pt.validate(model, prepared, WS, table, glove=PARAMS, sizes=(30,), show_progress=False)
 
 

@@ -1,4 +1,4 @@
-"""Checks of the MiniLM classifiers' inputs: the encoder's name, positive numbers, two labels.
+"""Checks of the MiniLM classifiers' inputs: the encoder's name and two-class labels.
 
 Shared by the frozen-encoder (:mod:`nlpbias.studies.logan.frozen`) and the fine-tuned
 (:mod:`nlpbias.studies.logan.finetune`) classifiers; each raises a one-line ``ValueError`` that
@@ -7,14 +7,12 @@ names the argument.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
 from nlpbias.models.encoders import MINILM_ALIASES, MINILM_NAME
 
-__all__ = ["check_labels", "check_model_name", "check_positive"]
+__all__ = ["check_labels", "check_model_name"]
 
 
 def check_model_name(model: object) -> str:
@@ -25,14 +23,6 @@ def check_model_name(model: object) -> str:
         )
     name = model.strip()
     return MINILM_NAME if name.lower() in MINILM_ALIASES else name
-
-
-def check_positive(value: object, name: str) -> float:
-    """``value`` as a float if it is a finite number > 0 (an int or a float, not a bool)."""
-    ok = isinstance(value, int | float) and not isinstance(value, bool)
-    if not (ok and 0 < value < math.inf):
-        raise ValueError(f"{name} must be a positive number, got {value!r}")
-    return float(value)
 
 
 def check_labels(y: object, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -31,7 +31,14 @@ import torch.nn.functional as F
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from nlpbias.core.checks import check_bool, check_choice, check_fraction, check_int, check_texts
+from nlpbias.core.checks import (
+    check_bool,
+    check_choice,
+    check_fraction,
+    check_int,
+    check_number,
+    check_texts,
+)
 from nlpbias.core.progress import progress
 from nlpbias.core.repro import rng
 from nlpbias.models.encoders import (
@@ -42,11 +49,7 @@ from nlpbias.models.encoders import (
     resolve_model,
 )
 from nlpbias.models.torch_utils import pad_ids, torch_session
-from nlpbias.studies.logan.classifier_inputs import (
-    check_labels,
-    check_model_name,
-    check_positive,
-)
+from nlpbias.studies.logan.classifier_inputs import check_labels, check_model_name
 
 __all__ = ["FineTunedEncoderClassifier", "linear_schedule"]
 
@@ -226,11 +229,16 @@ class FineTunedEncoderClassifier(ClassifierMixin, BaseEstimator):
             check_int(getattr(self, name), name, minimum=1)
         if self.n_threads is not None:
             check_int(self.n_threads, "n_threads", minimum=1)
-        check_positive(self.learning_rate, "learning_rate")
+        check_number(
+            self.learning_rate,
+            "learning_rate",
+            low=0.0,
+            low_open=True,
+            high=math.inf,
+            high_open=True,
+        )
         check_fraction(self.warmup, "warmup", allow_zero=True)
-        wd = self.weight_decay
-        if isinstance(wd, bool) or not isinstance(wd, int | float) or not 0 <= wd < math.inf:
-            raise ValueError(f"weight_decay must be a number >= 0, got {wd!r}")
+        check_number(self.weight_decay, "weight_decay", low=0.0, high=math.inf, high_open=True)
         check_bool(self.group_by_length, "group_by_length")
         check_choice(self.precision, "precision", ("fp32", "bf16"))
 

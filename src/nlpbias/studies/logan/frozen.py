@@ -15,6 +15,7 @@ The paper-profile classifier, fine-tuned end to end, is
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,13 +27,9 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
 from nlpbias.core.cache import cached
-from nlpbias.core.checks import check_int, check_texts
+from nlpbias.core.checks import check_int, check_number, check_texts
 from nlpbias.models.encoders import MINILM_NAME, encode, load_encoder
-from nlpbias.studies.logan.classifier_inputs import (
-    check_labels,
-    check_model_name,
-    check_positive,
-)
+from nlpbias.studies.logan.classifier_inputs import check_labels, check_model_name
 
 __all__ = ["FrozenEncoderClassifier", "encoder_features"]
 
@@ -205,7 +202,7 @@ class FrozenEncoderClassifier(ClassifierMixin, BaseEstimator):
         FrozenEncoderClassifier
             ``self``, fitted.
         """
-        check_positive(self.C, "C")
+        check_number(self.C, "C", low=0.0, low_open=True, high=math.inf, high_open=True)
         texts = check_texts(X)
         if not texts:
             raise ValueError("X is empty; fit needs at least one text per class")

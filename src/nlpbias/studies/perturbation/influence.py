@@ -39,6 +39,7 @@ import pandas as pd
 import scipy.linalg
 import scipy.sparse as sp
 
+from nlpbias.core.checks import check_number
 from nlpbias.core.progress import progress
 from nlpbias.studies.perturbation.glove import (
     Corpus,
@@ -325,8 +326,7 @@ def differential_bias(
     """
     start = time.perf_counter()
     X = _check_model(model, X, corpus)
-    if isinstance(damping, bool) or not isinstance(damping, int | float) or damping < 0:
-        raise ValueError(f"damping must be a number >= 0, got {damping!r}")
+    check_number(damping, "damping", low=0.0)
     index = weat_index(wordset, corpus.vocab, lowercase=lowercase, max_missing=max_missing)
     chol = _factorise(model, X, index, float(damping))
     contrib = document_rows(corpus, index.rows, window=window, groups=groups)

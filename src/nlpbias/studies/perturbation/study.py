@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from nlpbias.core.cache import cached
-from nlpbias.core.checks import check_choice
+from nlpbias.core.checks import check_choice, check_int
 from nlpbias.studies.perturbation.cooccurrence import Corpus
 from nlpbias.studies.perturbation.documents import Prepared
 from nlpbias.studies.perturbation.glove import GloVe
@@ -219,8 +219,7 @@ def removal_sets(
     order = np.argsort(-table["delta_b"].to_numpy(), kind="stable")
     out: dict[str, np.ndarray] = {}
     for size in sizes:
-        if not 0 < size <= n // 2:
-            raise ValueError(f"each size must lie in [1, {n // 2}] for {n} documents, got {size}")
+        check_int(size, f"each size (for {n} documents, at most half)", minimum=1, maximum=n // 2)
         out[f"increasing {size}"] = table.index.to_numpy()[order[:size]]
         out[f"decreasing {size}"] = table.index.to_numpy()[order[::-1][:size]]
         for r in range(n_random):
