@@ -20,8 +20,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from nlpbias.studies.perturbation import study as study
-from nlpbias.studies.perturbation.influence import differential_bias, retrain_removals
+from nlpbias.studies import perturbation as study
+from nlpbias.studies.perturbation.glove import GloVe
+from nlpbias.studies.perturbation.influence import differential_bias
+from nlpbias.studies.perturbation.retraining import retrain_removals
 
 
 def main() -> None:
@@ -46,7 +48,7 @@ def main() -> None:
     t_prepare = time.perf_counter() - t0
     print(prepared.summary().to_string(), f"\nprepare: {t_prepare:.1f} s")
 
-    model = study.GloVe(**glove, show_progress=False).fit(prepared.X)
+    model = GloVe(**glove, show_progress=False).fit(prepared.X)
     print(f"GloVe fit: {model.fit_time_:.1f} s")
 
     t0 = time.perf_counter()

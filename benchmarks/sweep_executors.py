@@ -21,8 +21,8 @@ import pandas as pd
 from distributed import Client, LocalCluster
 
 from nlpbias.core.sweep import local_cluster
-from nlpbias.studies.perturbation import study as perturbation
-from nlpbias.studies.perturbation.influence import retrain_removals
+from nlpbias.studies import perturbation
+from nlpbias.studies.perturbation.retraining import retrain_removals
 
 
 def main() -> None:

@@ -43,11 +43,11 @@ def test_the_torch_trainers_are_all_found() -> None:
         "nlpbias.studies.intrinsic_extrinsic.attract_repel.attract_repel",
         "nlpbias.models.classifiers.CNNTextClassifier",
         "nlpbias.models.kim.KimCNNClassifier",
-        "nlpbias.studies.logan.finetune.FrozenEncoderClassifier",
+        "nlpbias.studies.logan.frozen.FrozenEncoderClassifier",
         "nlpbias.studies.logan.finetune.FineTunedEncoderClassifier",
         "nlpbias.studies.scoring.mlm.adapt_mlm",
         "nlpbias.studies.scoring.mlm_finetune.fine_tune_mlm",
-        "nlpbias.studies.intrinsic_extrinsic.coref.MentionPairScorer",
+        "nlpbias.studies.intrinsic_extrinsic.coref_model.MentionPairScorer",
     }
     missing = sorted(expected - set(DEVICE_PARAMS))
     assert not missing, f"no device parameter found on {missing}"

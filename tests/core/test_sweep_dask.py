@@ -13,7 +13,7 @@ import pytest
 from nlpbias.core.sweep import local_cluster
 from nlpbias.metrics.query import Query
 from nlpbias.studies.perturbation.glove import build_vocabulary, encode_corpus
-from nlpbias.studies.perturbation.influence import retrain_removals
+from nlpbias.studies.perturbation.retraining import retrain_removals
 
 distributed = pytest.importorskip("distributed")
 

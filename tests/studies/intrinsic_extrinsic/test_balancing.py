@@ -203,11 +203,11 @@ def test_absent_set_is_logged(caplog) -> None:
 @pytest.mark.parametrize(
     "kwargs, exc, msg",
     [
-        ({"p": -0.1}, ValueError, "p must lie in"),
-        ({"p": 1.5}, ValueError, "p must lie in"),
-        ({"p": float("nan")}, ValueError, "p must lie in"),
-        ({"p": True}, TypeError, "p must be a number"),
-        ({"p": "0.5"}, TypeError, "p must be a number"),
+        ({"p": -0.1}, ValueError, "p must be a number in [0, 1]"),
+        ({"p": 1.5}, ValueError, "p must be a number in [0, 1]"),
+        ({"p": float("nan")}, ValueError, "p must be a number in [0, 1]"),
+        ({"p": True}, ValueError, "p must be a number"),
+        ({"p": "0.5"}, ValueError, "p must be a number"),
         ({"p": 0.5, "mode": "unbias"}, ValueError, "mode must be"),
         ({"p": 0.5, "random_state": -1}, ValueError, "random_state"),
         ({"p": 0.5, "lowercase": "yes"}, TypeError, "lowercase"),

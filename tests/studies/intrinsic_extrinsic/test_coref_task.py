@@ -312,7 +312,7 @@ def test_errors(one_line) -> None:
     with pytest.raises(ValueError, match=r"lacks columns \['tokens'") as err:
         coref.MentionPairScorer(embedding=toy_vectors()).fit(pairs.drop(columns="tokens"))
     one_line(err)
-    with pytest.raises(ValueError, match=r"gender_swap must be a number in \[0.0, 1.0\]") as err:
+    with pytest.raises(ValueError, match=r"gender_swap must be a number in \[0, 1\]") as err:
         coref.MentionPairScorer(embedding=toy_vectors(), gender_swap=2).fit(pairs)
     one_line(err)
     with pytest.raises(NotFittedError):

@@ -1,4 +1,4 @@
-"""Tests for nlpbias.studies.logan.finetune (frozen and fine-tuned MiniLM classifiers, LOGAN
+"""Tests for nlpbias.studies.logan.finetune (the fine-tuned MiniLM classifier and its LOGAN
 features).
 
 Everything runs on the packaged MiniLM, offline, on ~50 short texts with max_length 16.
@@ -9,20 +9,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from logan_cases import LABELS, TEXTS
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.metrics import roc_auc_score
 
-from nlpbias.models import encoders as enc
 from nlpbias.studies.logan import finetune as ft
+from nlpbias.studies.logan.frozen import encoder_features
 
-TOXIC = ["you are an idiot", "shut up you stupid troll", "what a moron", "go to hell loser",
-         "you dumb fool"]  # fmt: skip
-NICE = ["have a nice day", "thanks for the help", "lovely weather today", "great work on this",
-        "see you at lunch"]  # fmt: skip
-NAMES = ["alex", "sam", "kim", "lee", "max"]
-TEXTS = [f"{t} {n}" for n in NAMES for t in TOXIC] + [f"{t} {n}" for n in NAMES for t in NICE]
-LABELS = np.array([1] * 25 + [0] * 25)
 # one torch thread: on a busy 2-core machine two threads oversubscribe and run 10x slower
 SMALL = {"max_length": 16, "batch_size": 8, "n_threads": 1, "show_progress": False}
 
@@ -34,13 +28,6 @@ def _offline_and_private_cache(tmp_path, monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def minilm():
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("HF_HUB_OFFLINE", "1")
-        return enc.load_encoder("all-MiniLM-L6-v2", device="cpu")
-
-
-@pytest.fixture(scope="module")
 def tuned():
     """Fine-tuned for 2 epochs (14 steps) at a high learning rate, so that it learns something."""
     with pytest.MonkeyPatch.context() as mp:
@@ -49,61 +36,6 @@ def tuned():
             epochs=2, learning_rate=2e-4, device="cpu", random_state=0, **SMALL
         )
         return clf.fit(TEXTS, LABELS)
-
-
-# --------------------------------------------------------------------------- frozen features
-def test_encoder_features_are_the_mean_pooled_layer_and_cached(minilm, tmp_path) -> None:
-    tokenizer, model = minilm
-    texts = TEXTS[:6]
-    expected = enc.encode(texts, tokenizer=tokenizer, model=model, layer=-2, max_length=16,
-                          show_progress=False)  # fmt: skip
-    got = ft.encoder_features(texts, max_length=16, device="cpu", show_progress=False)
-    assert got.shape == (6, 384) and got.dtype == np.float32
-    np.testing.assert_allclose(got, expected, atol=1e-5)
-    # stored on disk under $NLPBIAS_CACHE, keyed by texts and parameters; "minilm" is an alias
-    assert any((tmp_path / "cache").rglob("output.pkl"))
-    in_cache = ft._frozen_features.check_call_in_cache
-    key = {"device": "cpu", "show_progress": False}  # left out of the key
-    assert in_cache(texts, "all-MiniLM-L6-v2", -2, 64, 16, **key)
-    again = ft.encoder_features(texts, model="minilm", max_length=16, show_progress=False)
-    np.testing.assert_array_equal(again, got)
-    assert not in_cache(texts, "all-MiniLM-L6-v2", -1, 64, 16, **key)
-    last = ft.encoder_features(texts, layer=-1, max_length=16, show_progress=False)
-    assert np.abs(last - got).max() > 1e-2
-
-
-def test_encoder_features_validates_input(one_line) -> None:
-    with pytest.raises(TypeError, match="not one string") as err:
-        ft.encoder_features("one text")
-    one_line(err)
-    with pytest.raises(ValueError, match="batch_size") as err:
-        ft.encoder_features(["ok"], batch_size=0)
-    one_line(err)
-    with pytest.raises(ValueError, match="model must be") as err:
-        ft.encoder_features(["ok"], model="")
-    one_line(err)
-    assert ft.encoder_features([], show_progress=False).shape == (0, 384)
-
-
-def test_frozen_classifier_separates_toy_texts_and_keeps_label_names() -> None:
-    labels = np.where(LABELS == 1, "toxic", "clean")
-    clf = ft.FrozenEncoderClassifier(max_length=16, device="cpu", show_progress=False)
-    clf.fit(TEXTS, labels)
-    assert clf.classes_.tolist() == ["clean", "toxic"]
-    proba = clf.predict_proba(TEXTS)
-    assert proba.shape == (50, 2)
-    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
-    assert (clf.predict(TEXTS) == labels).mean() >= 0.95
-    assert clf.predict(["you stupid idiot", "thanks, have a lovely day"]).tolist() == [
-        "toxic", "clean",
-    ]  # fmt: skip
-    np.testing.assert_array_equal(
-        clf.features(TEXTS[:3]), ft.encoder_features(TEXTS[:3], max_length=16)
-    )
-    with pytest.raises(NotFittedError):
-        ft.FrozenEncoderClassifier().predict_proba(["x"])
-    with pytest.raises(ValueError, match="exactly two classes"):
-        ft.FrozenEncoderClassifier(max_length=16).fit(TEXTS[:3], [0, 1, 2])
 
 
 # --------------------------------------------------------------------------- schedule, batches
@@ -157,7 +89,7 @@ def test_predictions_do_not_depend_on_order_or_batch_companions(tuned) -> None:
     np.testing.assert_allclose(1 / (1 + np.exp(-logit)), proba[:2], atol=1e-6)
 
 
-def test_features_are_the_fine_tuned_second_to_last_layer(tuned, minilm) -> None:
+def test_features_are_the_fine_tuned_second_to_last_layer(tuned) -> None:
     text = TEXTS[3]
     feats = tuned.features(TEXTS[:5])
     assert feats.shape == (5, 384) and feats.dtype == np.float32
@@ -169,7 +101,7 @@ def test_features_are_the_fine_tuned_second_to_last_layer(tuned, minilm) -> None
         tuned.features([text], layer=-1)[0], states[-1][0].mean(dim=0).numpy(), atol=1e-5
     )
     # fine-tuning moved the encoder away from the frozen one
-    frozen = ft.encoder_features(TEXTS[:5], max_length=16, device="cpu", show_progress=False)
+    frozen = encoder_features(TEXTS[:5], max_length=16, device="cpu", show_progress=False)
     assert np.abs(feats - frozen).max() > 1e-2
     with pytest.raises(ValueError, match="layer must be"):
         tuned.features(["x"], layer=7)

@@ -6,45 +6,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from perturbation_cases import QUERY, WINDOW, make_docs
 
 from nlpbias.metrics.intrinsic import weat_effect_size
 from nlpbias.metrics.query import OutOfVocabularyError, Query
 from nlpbias.studies.perturbation.glove import GloVe, build_vocabulary, cooccurrence, encode_corpus
 from nlpbias.studies.perturbation.influence import (
     WeatIndex,
-    concentration,
-    cumulative_share,
     differential_bias,
     effect_sizes,
     predict_removals,
-    retrain_removals,
     weat_index,
 )
-
-QUERY = Query(
-    targets={"science": ["math", "physics"], "arts": ["poetry", "art"]},
-    attributes={"male": ["he", "man"], "female": ["she", "woman"]},
-    name="toy",
-)
-WINDOW = 3
-FILLER = ["the", "of", "and", "a", "to", "in", "is"]
-
-
-def make_docs(seed: int = 0, n_docs: int = 40) -> list[list[str]]:
-    """Documents with a planted association (science-male, arts-female) and filler."""
-    rng = np.random.default_rng(seed)
-    science, arts = ["math", "physics"], ["poetry", "art"]
-    male, female = ["he", "man"], ["she", "woman"]
-    docs = []
-    for n in range(n_docs):
-        biased = n % 2 == 0
-        pairs = (science + male, arts + female) if biased else (science + female, arts + male)
-        words = pairs[n % 4 // 2] + FILLER
-        p = np.r_[np.full(4, 0.12), np.full(7, 0.52 / 7)]
-        docs.append(list(rng.choice(words, size=12, p=p / p.sum())))
-    docs.append(list(rng.choice(FILLER, size=10)))  # no WEAT word at all
-    docs.append(["math", "he", "the", "poetry", "she", "of", "man"])
-    return docs
 
 
 @pytest.fixture(scope="module")
@@ -289,82 +262,3 @@ def test_singular_hessian_needs_damping(one_line):
     one_line(err)
     table = differential_bias(model, X, corpus, QUERY, window=2, damping=1.0, show_progress=False)
     assert np.isfinite(table["delta_b"]).all()
-
-
-# --------------------------------------------------------------------------- retraining
-
-
-def test_retrain_removals(setup):
-    _, vocab, corpus, _, _ = setup
-    params = {"vector_size": 4, "epochs": 3}
-    sets = {"one": [0], "three": [1, 2, 7]}
-    out = retrain_removals(
-        corpus, QUERY, sets, glove=params, seeds=[0, 5], window=WINDOW, show_progress=False
-    )
-    assert list(out.columns) == [
-        "removed",
-        "seed",
-        "n_documents",
-        "B_full",
-        "B_removed",
-        "actual",
-        "fit_seconds",
-    ]
-    assert out[["removed", "seed"]].values.tolist() == [
-        ["one", 0],
-        ["one", 5],
-        ["three", 0],
-        ["three", 5],
-    ]
-    assert out["n_documents"].tolist() == [1, 1, 3, 3]
-    np.testing.assert_allclose(out["actual"], out["B_full"] - out["B_removed"], rtol=1e-12)
-    index = weat_index(QUERY, vocab)
-    X = cooccurrence(corpus, window=WINDOW, show_progress=False)
-    for seed in (0, 5):
-        m = GloVe(random_state=seed, show_progress=False, **params).fit(X)
-        b_full = effect_sizes(m.W_[index.rows], index)
-        assert (out.loc[out["seed"] == seed, "B_full"] == b_full).all()
-        keep = np.setdiff1d(np.arange(len(corpus)), sets["three"])
-        X_t = cooccurrence(corpus, window=WINDOW, documents=keep, show_progress=False)
-        m = GloVe(random_state=seed, show_progress=False, **params).fit(X_t)
-        b_rem = out.loc[(out["seed"] == seed) & (out["removed"] == "three"), "B_removed"]
-        assert float(b_rem.iloc[0]) == pytest.approx(effect_sizes(m.W_[index.rows], index), 1e-4)
-    # a different seed changes the fit
-    assert out["B_full"].iloc[0] != out["B_full"].iloc[1]
-
-
-# --------------------------------------------------------------------------- concentration
-
-
-def test_cumulative_share_hand_computed():
-    out = cumulative_share([1.0, -4.0, 0.0, 3.0])
-    assert list(out.columns) == ["top_fraction", "share"]
-    np.testing.assert_allclose(out["top_fraction"], [0.25, 0.5, 0.75, 1.0])
-    np.testing.assert_allclose(out["share"], [4 / 8, 7 / 8, 1.0, 1.0])
-    np.testing.assert_allclose(cumulative_share(pd.Series([2.0]))["share"], [1.0])
-
-
-def test_concentration_hand_computed():
-    d = np.r_[10.0, -5.0, np.ones(98)]  # total |ΔB| = 113
-    out = concentration(d, tops=[0.01, 0.02, 0.1, 1.0])
-    assert out.name == "share"
-    assert out.index.tolist() == ["top 1%", "top 2%", "top 10%", "top 100%"]
-    np.testing.assert_allclose(out.to_numpy(), [10 / 113, 15 / 113, 23 / 113, 1.0])
-    # fewer documents than 1/top: the top document still counts
-    assert concentration([1.0, 3.0], tops=[0.01]).iloc[0] == pytest.approx(0.75)
-
-
-@pytest.mark.parametrize("bad", [[], [0.0, 0.0], [1.0, np.nan], [np.inf, 1.0]])
-def test_cumulative_share_errors(bad, one_line):
-    with pytest.raises(ValueError) as err:
-        cumulative_share(bad)
-    one_line(err)
-    with pytest.raises(ValueError):
-        concentration(bad)
-
-
-@pytest.mark.parametrize("top", [0.0, -0.1, 1.5])
-def test_concentration_bad_tops(top, one_line):
-    with pytest.raises(ValueError, match="tops") as err:
-        concentration([1.0, 2.0], tops=[top])
-    one_line(err)

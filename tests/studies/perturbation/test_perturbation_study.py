@@ -1,58 +1,31 @@
-"""The Brunet et al. (2019) study module on a tiny synthetic corpus (and two real sources)."""
+"""The Brunet et al. (2019) study module on a tiny synthetic corpus."""
 
 from __future__ import annotations
 
 import itertools
-import re
 
 import numpy as np
 import pandas as pd
 import pytest
+from perturbation_corpus import N_DOCS, WINDOW, WS, make_documents
 from scipy import stats
 
 from nlpbias.core.text import tokenize
 from nlpbias.data.reported import load_reported
 from nlpbias.data.wordsets import load_wordset
 from nlpbias.studies.perturbation import study as pt
-from nlpbias.studies.perturbation.cooccurrence import build_vocabulary, cooccurrence, encode_corpus
+from nlpbias.studies.perturbation.bias_concentration import concentration, concentration_table
+from nlpbias.studies.perturbation.documents import Prepared, prepare
 from nlpbias.studies.perturbation.glove import GloVe
 from nlpbias.studies.perturbation.influence import (
-    concentration,
     differential_bias,
     effect_sizes,
     predict_removals,
-    retrain_removals,
     weat_index,
 )
+from nlpbias.studies.perturbation.retraining import retrain_removals
 
-WS = "science_arts"
-WINDOW = 4
 PARAMS = {"vector_size": 8, "epochs": 20, "learning_rate": 0.2}
-FILLER = "the of and a to in is was it that for on with as at by".split()
-N_DOCS, WORDS_PER_DOC = 40, 22
-
-
-def make_documents(n: int = N_DOCS, seed: int = 0, drop: tuple[str, ...] = ()) -> pd.DataFrame:
-    """``n`` documents of 4 target + 4 attribute words of science_arts and 14 filler words.
-
-    Even documents use science words, odd ones arts words; most pair science with male and arts
-    with female terms, every fifth the other way round. Words in ``drop`` never occur.
-    """
-    ws = load_wordset(WS)
-    keep = lambda words: [w for w in words if w not in drop]  # noqa: E731
-    sci, arts = keep(ws.targets["science"]), keep(ws.targets["arts"])
-    male, female = keep(ws.attributes["male"]), keep(ws.attributes["female"])
-    rng = np.random.default_rng(seed)
-    rows = []
-    for k in range(n):
-        target = sci if k % 2 == 0 else arts
-        stereo = k % 5 != 0
-        attr = (male if k % 2 == 0 else female) if stereo else (female if k % 2 == 0 else male)
-        words = [*rng.choice(target, 4), *rng.choice(attr, 4), *rng.choice(FILLER, 14)]
-        rng.shuffle(words)
-        text = " ".join(words).capitalize() + "."
-        rows.append({"title": f"doc {k}", "author": f"author {k % 3}", "text": text})
-    return pd.DataFrame(rows)
 
 
 @pytest.fixture(scope="module")
@@ -61,17 +34,17 @@ def docs() -> pd.DataFrame:
 
 
 @pytest.fixture(scope="module")
-def prepared(docs: pd.DataFrame) -> pt.Prepared:
-    return pt.prepare(docs, min_count=1, window=WINDOW, show_progress=False)
+def prepared(docs: pd.DataFrame) -> Prepared:
+    return prepare(docs, min_count=1, window=WINDOW, show_progress=False)
 
 
 @pytest.fixture(scope="module")
-def model(prepared: pt.Prepared) -> GloVe:
+def model(prepared: Prepared) -> GloVe:
     return GloVe(**PARAMS, show_progress=False).fit(prepared.X)
 
 
 @pytest.fixture(scope="module")
-def table(model: GloVe, prepared: pt.Prepared, tmp_path_factory) -> pd.DataFrame:
+def table(model: GloVe, prepared: Prepared, tmp_path_factory) -> pd.DataFrame:
     with pytest.MonkeyPatch.context() as mp:  # score_documents caches: keep it out of the project
         mp.setenv("NLPBIAS_CACHE", str(tmp_path_factory.mktemp("cache")))
         return pt.score_documents(model, prepared, [WS], show_progress=False)[WS]
@@ -84,106 +57,10 @@ def cache(tmp_path, monkeypatch):
     return folder
 
 
-# --------------------------------------------------------------------------- load_documents
-
-
-def test_load_documents_wiki_first_summaries() -> None:
-    from nlpbias.data.corpora import load_wiki_summaries
-
-    docs = pt.load_documents("wiki", max_documents=50)
-    wiki = load_wiki_summaries()
-    assert list(docs.columns) == ["title", "author", "text"]
-    assert docs.index.name == "document"
-    assert docs.index.tolist() == list(range(50))
-    assert docs["title"].tolist() == wiki.index[:50].tolist()
-    assert docs["text"].tolist() == wiki.iloc[:50].tolist()
-    assert (docs["author"] == "").all()
-
-
-def test_load_documents_gutenberg_is_blocks(use_data_home) -> None:
-    from nlpbias.data.corpora import gutenberg_documents
-
-    docs = pt.load_documents("gutenberg", parts=[1], block_tokens=300, max_documents=7)
-    ref = gutenberg_documents(parts=[1], block_tokens=300, max_documents=7)
-    assert list(docs.columns) == ["title", "author", "text"]
-    assert docs.index.name == "document"
-    assert docs.index.tolist() == list(range(7))
-    for col in ("title", "author", "text"):
-        assert docs[col].tolist() == ref[col].tolist()
-
-
-def test_load_documents_rejects_unknown_source(one_line) -> None:
-    with pytest.raises(ValueError, match="source must be one of") as err:
-        pt.load_documents("nyt")
-    assert "wiki" in one_line(err)
-
-
-# --------------------------------------------------------------------------- prepare / Prepared
-
-
-def test_prepare_equals_a_direct_build(docs: pd.DataFrame, prepared: pt.Prepared) -> None:
-    tokens = [tokenize(t) for t in docs["text"]]
-    vocab = build_vocabulary(tokens, min_count=1)
-    corpus = encode_corpus(tokens, vocab)
-    X = cooccurrence(corpus, window=WINDOW, show_progress=False)
-    assert prepared.vocab.words == vocab.words
-    np.testing.assert_array_equal(prepared.vocab.counts, vocab.counts)
-    np.testing.assert_array_equal(prepared.corpus.ids, corpus.ids)
-    np.testing.assert_array_equal(prepared.corpus.offsets, corpus.offsets)
-    assert (prepared.X != X).nnz == 0
-    assert prepared.window == WINDOW
-    assert prepared.documents is docs
-    # lowercased: the capitalised first word of each text is in the vocabulary lowercased
-    assert all(w == w.lower() for w in prepared.vocab.words)
-
-
-def test_prepare_passes_min_count_and_max_size(docs: pd.DataFrame) -> None:
-    tokens = [tokenize(t) for t in docs["text"]]
-    p = pt.prepare(docs, min_count=20, max_size=12, window=2, show_progress=False)
-    ref = build_vocabulary(tokens, min_count=20, max_size=12)
-    assert p.vocab.words == ref.words
-    assert len(p.vocab) == 12
-    ref_X = cooccurrence(encode_corpus(tokens, ref), window=2, show_progress=False)
-    assert (p.X != ref_X).nnz == 0
-
-
-def test_prepare_needs_a_text_column(docs: pd.DataFrame, one_line) -> None:
-    with pytest.raises(ValueError, match="'text' column") as err:
-        pt.prepare(docs.rename(columns={"text": "body"}), show_progress=False)
-    one_line(err)
-
-
-def test_summary_counts(prepared: pt.Prepared) -> None:
-    s = prepared.summary()
-    assert s.name == "value"
-    assert s["documents"] == N_DOCS
-    assert s["tokens (in vocabulary)"] == N_DOCS * WORDS_PER_DOC  # min_count 1: every token
-    assert s["vocabulary"] == len(FILLER) + 32  # filler + the 32 words of science_arts
-    assert s["non-zeros of X"] == prepared.X.nnz
-    assert s["window"] == WINDOW
-
-
-def test_key_names_the_corpus_and_window(docs: pd.DataFrame, prepared: pt.Prepared) -> None:
-    key = prepared.key
-    assert re.fullmatch(r"[0-9a-f]{16}", key)
-    prep = lambda d, w=WINDOW: pt.prepare(d, min_count=1, window=w, show_progress=False)  # noqa: E731
-    assert prep(docs.copy()).key == key
-    # metadata and punctuation/case do not change the encoded corpus
-    other_meta = docs.assign(title="x", author="y", text=docs["text"].str.upper() + "!!")
-    assert prep(other_meta).key == key
-    changed = docs.copy()
-    changed.loc[3, "text"] = " ".join(reversed(docs.loc[3, "text"].split()))  # word order
-    assert prep(changed).key != key
-    assert prep(docs.iloc[::-1].reset_index(drop=True)).key != key  # document order
-    assert prep(docs.iloc[:-1]).key != key  # one document fewer
-    assert prep(docs, w=WINDOW + 1).key != key
-    assert pt.prepare(docs, min_count=30, window=WINDOW, show_progress=False).key != key
-
-
 # --------------------------------------------------------------------------- fit_glove
 
 
-def test_fit_glove_is_our_glove_and_cached(prepared: pt.Prepared, cache, monkeypatch) -> None:
+def test_fit_glove_is_our_glove_and_cached(prepared: Prepared, cache, monkeypatch) -> None:
     first = pt.fit_glove(prepared, show_progress=False, **PARAMS)
     ref = GloVe(**PARAMS, show_progress=False).fit(prepared.X)
     np.testing.assert_array_equal(first.W_, ref.W_)
@@ -205,7 +82,7 @@ def test_fit_glove_is_our_glove_and_cached(prepared: pt.Prepared, cache, monkeyp
         pt.fit_glove(prepared, show_progress=False, **{**PARAMS, "random_state": 1})
 
 
-def test_fit_glove_other_params_other_vectors(prepared: pt.Prepared, cache) -> None:
+def test_fit_glove_other_params_other_vectors(prepared: Prepared, cache) -> None:
     a = pt.fit_glove(prepared, show_progress=False, **PARAMS)
     b = pt.fit_glove(prepared, show_progress=False, **{**PARAMS, "random_state": 3})
     ref = GloVe(**PARAMS, random_state=3, show_progress=False).fit(prepared.X)
@@ -216,7 +93,7 @@ def test_fit_glove_other_params_other_vectors(prepared: pt.Prepared, cache) -> N
 # --------------------------------------------------------------------------- usable_wordsets
 
 
-def test_usable_wordsets_splits_covered_and_not(prepared: pt.Prepared) -> None:
+def test_usable_wordsets_splits_covered_and_not(prepared: Prepared) -> None:
     usable, skipped = pt.usable_wordsets(prepared, ["caliskan_weat6", WS, "instruments_weapons"])
     assert usable == [WS]
     assert list(skipped.columns) == ["wordset", "reason"]
@@ -227,14 +104,14 @@ def test_usable_wordsets_splits_covered_and_not(prepared: pt.Prepared) -> None:
         assert word in reason  # the out-of-vocabulary words are named
 
 
-def test_usable_wordsets_empty_input(prepared: pt.Prepared) -> None:
+def test_usable_wordsets_empty_input(prepared: Prepared) -> None:
     usable, skipped = pt.usable_wordsets(prepared, [])
     assert usable == []
     assert list(skipped.columns) == ["wordset", "reason"] and skipped.empty
 
 
 def test_usable_wordsets_respects_max_missing() -> None:
-    p = pt.prepare(make_documents(drop=("hers",)), min_count=1, window=WINDOW, show_progress=False)
+    p = prepare(make_documents(drop=("hers",)), min_count=1, window=WINDOW, show_progress=False)
     assert "hers" not in p.vocab
     assert pt.usable_wordsets(p, [WS])[0] == [WS]  # 1/8 missing <= 0.2
     usable, skipped = pt.usable_wordsets(p, [WS], max_missing=0.1)
@@ -259,7 +136,7 @@ def _exact_weat_p(E: np.ndarray, index) -> float:
     return float(np.mean(null >= observed - 1e-12))
 
 
-def test_baseline_table_values(model: GloVe, prepared: pt.Prepared) -> None:
+def test_baseline_table_values(model: GloVe, prepared: Prepared) -> None:
     bt = pt.baseline_table(model, prepared, [WS], n_permutations=99)
     assert bt.index.name == "wordset" and bt.index.tolist() == [WS]
     assert list(bt.columns) == ["effect_size", "p_value", "words", "dropped"]
@@ -275,7 +152,7 @@ def test_baseline_table_values(model: GloVe, prepared: pt.Prepared) -> None:
 
 
 def test_baseline_table_names_dropped_words() -> None:
-    p = pt.prepare(make_documents(drop=("hers",)), min_count=1, window=WINDOW, show_progress=False)
+    p = prepare(make_documents(drop=("hers",)), min_count=1, window=WINDOW, show_progress=False)
     m = GloVe(**PARAMS, show_progress=False).fit(p.X)
     bt = pt.baseline_table(m, p, [WS], n_permutations=99)
     assert bt.loc[WS, "words"] == 31
@@ -360,7 +237,10 @@ def test_removal_sets_docstring_example() -> None:
 
 @pytest.mark.parametrize("size", [0, -1, 7])
 def test_removal_sets_rejects_sizes(toy_table: pd.DataFrame, size: int, one_line) -> None:
-    with pytest.raises(ValueError, match=r"\[1, 6\] for 12 documents") as err:
+    with pytest.raises(
+        ValueError,
+        match=r"each size \(for 12 documents, at most half\) must be an integer in \[1, 6\]",
+    ) as err:
         pt.removal_sets(toy_table, sizes=(2, size))
     one_line(err)
 
@@ -403,7 +283,10 @@ def test_validate_predicted_and_actual(model, prepared, table, cache) -> None:
 
 
 def test_validate_rejects_bad_sizes(model, prepared, table, cache) -> None:
-    with pytest.raises(ValueError, match="each size must lie"):
+    with pytest.raises(
+        ValueError,
+        match=r"each size \(for \d+ documents, at most half\) must be an integer in \[1, ",
+    ):
         pt.validate(model, prepared, WS, table, glove=PARAMS, sizes=(30,), show_progress=False)
 
 
@@ -441,7 +324,7 @@ def test_concentration_table(table: pd.DataFrame) -> None:
     other = pd.DataFrame(
         {"delta_b": np.r_[50.0, -50, np.full(18, 5.0), -np.ones(100), np.zeros(80)]}
     )
-    out = pt.concentration_table({WS: table, "toy": other})
+    out = concentration_table({WS: table, "toy": other})
     assert out.index.name == "wordset"
     assert out.index.tolist() == [WS, "toy", "mean", "seed 004 (reported)"]
     assert list(out.columns) == ["top 1%", "top 10%", "documents with ΔB ≠ 0"]
@@ -491,7 +374,7 @@ def test_top_documents(table, prepared, docs, direction: str) -> None:
 
 def test_top_documents_excerpt_centred_on_first_test_word(prepared, table) -> None:
     docs = pd.DataFrame({"title": ["t"], "author": ["a"], "text": ["x " * 100 + "Poetry y"]})
-    p = pt.Prepared(docs, prepared.vocab, prepared.corpus, prepared.X, prepared.window)
+    p = Prepared(docs, prepared.vocab, prepared.corpus, prepared.X, prepared.window)
     t = pd.DataFrame({"delta_b": [0.1], "delta_b_pct": [1.0], "weat_tokens": [1]})
     t.attrs["words"] = table.attrs["words"]
     ex = pt.top_documents(t, p, n=1, excerpt_chars=20).loc[0, "excerpt"]
@@ -507,7 +390,7 @@ def test_top_documents_rejects_direction(table, prepared, one_line) -> None:
 
 def test_top_documents_follows_positions_not_labels(docs: pd.DataFrame, cache) -> None:
     shuffled = docs.iloc[::-1]  # index 39, 38, ..., 0
-    p = pt.prepare(shuffled, min_count=1, window=WINDOW, show_progress=False)
+    p = prepare(shuffled, min_count=1, window=WINDOW, show_progress=False)
     m = GloVe(**PARAMS, show_progress=False).fit(p.X)
     t = pt.score_documents(m, p, [WS], show_progress=False)[WS]
     k = int(t["delta_b"].idxmax())  # position in the corpus

@@ -15,7 +15,8 @@ transformers = pytest.importorskip("transformers")
 import nlpbias.studies.scoring.mlm as mlm  # noqa: E402
 import nlpbias.studies.scoring.mlm_finetune as mlm_finetune  # noqa: E402
 from nlpbias.models.encoders import load_mlm  # noqa: E402
-from nlpbias.studies.scoring.kurita import dong_bias, kurita_scores  # noqa: E402
+from nlpbias.studies.scoring.effects import dong_bias  # noqa: E402
+from nlpbias.studies.scoring.kurita import kurita_scores  # noqa: E402
 from nlpbias.studies.scoring.mlm import (  # noqa: E402
     StandInConfig,
     adapt_mlm,

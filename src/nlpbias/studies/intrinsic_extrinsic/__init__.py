@@ -1,32 +1,47 @@
 """Do intrinsic bias metrics predict extrinsic bias? (Katô & Miyao; Goldfarb-Tarrant et al., 2021).
 
-What the chapter's notebook calls; the modules of this package hold the method.
+What the chapter's notebook calls; the modules of this package hold the method: the families and
+their word sets (:mod:`.families`), the embedding grid (:mod:`.grid`, with :mod:`.balancing` and
+:mod:`.attract_repel`), one embedding's evaluation (:mod:`.evaluation`, with the downstream tasks
+:mod:`.coref` and :mod:`.hsd`), the cached sweep (:mod:`.study`), the correlations
+(:mod:`.correlation`), the comparison with the paper (:mod:`.paper`) and the figures
+(:mod:`.figures`).
 """
 
+from nlpbias.studies.intrinsic_extrinsic.correlation import (
+    correlations,
+    scores_frame,
+    skipped_table,
+)
+from nlpbias.studies.intrinsic_extrinsic.evaluation import (
+    evaluate_embedding,
+)
+from nlpbias.studies.intrinsic_extrinsic.families import (
+    FAMILIES,
+    Family,
+    merged_wordset,
+    wordset_table,
+)
 from nlpbias.studies.intrinsic_extrinsic.figures import (
     intrinsic_extrinsic_figure,
     rho_vs_paper_figure,
 )
-from nlpbias.studies.intrinsic_extrinsic.study import (
-    FAMILIES,
-    Family,
-    alignment_summary,
-    alignment_text,
+from nlpbias.studies.intrinsic_extrinsic.grid import (
     build_embedding,
     corpus_for,
-    correlations,
     embedding_grid,
-    evaluate_embedding,
+)
+from nlpbias.studies.intrinsic_extrinsic.paper import (
+    alignment_summary,
+    alignment_text,
     figure1_panels,
-    merged_wordset,
     paper_table,
     paper_tables,
     reported_table,
     rho_long,
+)
+from nlpbias.studies.intrinsic_extrinsic.study import (
     run_study,
-    scores_frame,
-    skipped_table,
-    wordset_table,
 )
 
 __all__ = [

@@ -7,7 +7,7 @@ Attract-Repel to move the words of a WEAT-style word set: to **debias**, the *at
 the reference implementations (Mrkšić's TensorFlow ``attract-repel.py`` and Katô & Miyao's
 PyTorch port ``attract-repel_new_pytorch.py``); every choice is listed here.
 
-Constraints
+Constraints (:mod:`nlpbias.studies.intrinsic_extrinsic.attract_repel_pairs`)
     - A term is looked up as in :meth:`nlpbias.metrics.query.Query.vectors`: the exact key
       (lowercased first when ``lowercase=True``), else a multi-word term (split on spaces, or on
       ``_``) whose words are all in the vocabulary; its vector is the **mean** of its words'
@@ -16,6 +16,7 @@ Constraints
     - Pairs are (target, attribute); a pair of a term with itself is skipped, duplicates are
       kept once (in the order T1, T2 of the definition above), and an attract pair that is also
       a repel pair is removed from the attract pairs (as in both references).
+      :func:`constraint_pairs` lists them.
 
 Objective (per mini-batch ``B`` of pairs ``(x_l, x_r)`` of one kind)
     - Vectors are L2-normalised before every similarity: ``x = normalise(mean of rows)``.
@@ -65,7 +66,6 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -73,17 +73,21 @@ import torch
 import torch.nn.functional as F
 from gensim.models import KeyedVectors
 
+from nlpbias.core.checks import check_bool, check_choice, check_int
 from nlpbias.core.progress import progress
 from nlpbias.core.repro import rng
 from nlpbias.metrics.query import as_query
 from nlpbias.models.encoders import resolve_device
+from nlpbias.studies.intrinsic_extrinsic.attract_repel_pairs import (
+    MODES,
+    check_kv,
+    constraint_pairs,
+    term_pairs,
+)
 
 __all__ = ["attract_repel", "constraint_pairs"]
 
 logger = logging.getLogger(__name__)
-
-_MODES = ("debias", "overbias")
-Term = tuple[int, ...]
 
 
 # --------------------------------------------------------------------------- checks
@@ -99,135 +103,11 @@ def _number(value: object, name: str, *, low: float, positive: bool = False) -> 
     return value
 
 
-def _integer(value: object, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
-        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
-    return int(value)
-
-
 def _seed(random_state: object) -> int:
     if isinstance(random_state, int | np.integer) and not isinstance(random_state, bool):
         rng(random_state)  # validates (non-negative)
         return int(random_state)
     return int(rng(random_state).integers(0, 2**63 - 1))  # type: ignore[arg-type]
-
-
-def _check_kv(kv: object) -> KeyedVectors:
-    if not isinstance(kv, KeyedVectors):
-        raise TypeError(
-            f"kv must be gensim KeyedVectors, got {type(kv).__name__}; load one with "
-            "nlpbias.models.embeddings or KeyedVectors.load"
-        )
-    if len(kv) == 0:
-        raise ValueError("kv has no words; pass a trained embedding")
-    return kv
-
-
-# --------------------------------------------------------------------------- constraints
-
-
-def _resolve(term: str, index: Mapping[str, int], lowercase: bool) -> Term | None:
-    key = term.lower() if lowercase else term
-    if key in index:
-        return (index[key],)
-    sep = " " if " " in key else "_" if "_" in key else None
-    parts = [p for p in key.split(sep) if p] if sep else []
-    if len(parts) >= 2 and all(p in index for p in parts):
-        return tuple(index[p] for p in parts)
-    return None
-
-
-def _pairs(
-    query: Any, index: Mapping[str, int], mode: str, lowercase: bool
-) -> tuple[list[tuple[Term, Term]], list[tuple[Term, Term]], list[str], dict[Term, str]]:
-    t1, t2 = query.targets
-    a1, a2 = query.attributes
-    oov: list[str] = []
-    names: dict[Term, str] = {}
-
-    def terms(words: Sequence[str]) -> list[Term]:
-        out = []
-        for w in words:
-            ids = _resolve(w, index, lowercase)
-            if ids is None:
-                if w not in oov:
-                    oov.append(w)
-            else:
-                names.setdefault(ids, w)
-                out.append(ids)
-        return out
-
-    T1, T2, A1, A2 = terms(t1), terms(t2), terms(a1), terms(a2)
-
-    def cross(*blocks: tuple[list[Term], list[Term]]) -> list[tuple[Term, Term]]:
-        seen: dict[tuple[Term, Term], None] = {}
-        for targets, attributes in blocks:
-            for t in targets:
-                for a in attributes:
-                    if t != a:
-                        seen.setdefault((t, a), None)
-        return list(seen)
-
-    attract = cross((T1, A2), (T2, A1))
-    repel = cross((T1, A1), (T2, A2))
-    if mode == "overbias":
-        attract, repel = repel, attract
-    rset = set(repel)
-    both = [pair for pair in attract if pair in rset]
-    if both:
-        logger.warning(
-            "attract_repel: %d pair(s) are both attract and repel pairs (a word in two sets); "
-            "dropped from the attract pairs",
-            len(both),
-        )
-        attract = [pair for pair in attract if pair not in rset]
-    return attract, repel, oov, names
-
-
-def constraint_pairs(
-    kv: KeyedVectors,
-    wordset: Any,
-    *,
-    mode: Literal["debias", "overbias"] = "debias",
-    lowercase: bool = True,
-) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """The attract and repel pairs :func:`attract_repel` would use, as (target, attribute) terms.
-
-    Parameters
-    ----------
-    kv : gensim KeyedVectors
-        The embedding (decides which terms are out of vocabulary).
-    wordset : Query or WordSet
-        Targets ``T1, T2`` and attributes ``A1, A2``.
-    mode : {"debias", "overbias"}
-        Debias: attract ``T1 x A2 ∪ T2 x A1``, repel ``T1 x A1 ∪ T2 x A2``; over-bias: swapped.
-    lowercase : bool, default True
-        Lowercase terms before lookup (the project's corpora are lower-cased).
-
-    Returns
-    -------
-    attract, repel : list of (str, str)
-        Pairs in the word set's spelling, OOV terms dropped (see the module docstring).
-
-    Examples
-    --------
-    >>> from nlpbias.metrics.query import Query
-    >>> kv = KeyedVectors(2)
-    >>> kv.add_vectors(["doctor", "nurse", "he", "she"], np.eye(4, 2) + 0.1)
-    >>> attract, repel = constraint_pairs(kv, Query((["doctor"], ["nurse"]), (["he"], ["she"])))
-    >>> attract, repel
-    ([('doctor', 'she'), ('nurse', 'he')], [('doctor', 'he'), ('nurse', 'she')])
-    """
-    kv = _check_kv(kv)
-    if mode not in _MODES:
-        raise ValueError(f"mode must be 'debias' or 'overbias', got {mode!r}")
-    if not isinstance(lowercase, bool):
-        raise TypeError(f"lowercase must be True or False, got {lowercase!r}")
-    attract, repel, _, names = _pairs(as_query(wordset), kv.key_to_index, mode, lowercase)
-    return (
-        [(names[a], names[b]) for a, b in attract],
-        [(names[a], names[b]) for a, b in repel],
-    )
 
 
 # --------------------------------------------------------------------------- optimisation
@@ -387,27 +267,27 @@ def attract_repel(
     True
     """
     start = time.perf_counter()
-    kv = _check_kv(kv)
-    if mode not in _MODES:
-        raise ValueError(f"mode must be 'debias' or 'overbias', got {mode!r}; pass one of those")
+    kv = check_kv(kv)
+    check_choice(mode, "mode", MODES)
     hp = {
         "delta_sim": _number(delta_sim, "delta_sim", low=0.0),
         "delta_ant": _number(delta_ant, "delta_ant", low=0.0),
         "reg": _number(reg, "reg", low=0.0),
     }
     lr = _number(learning_rate, "learning_rate", low=0.0, positive=True)
-    batch_size = _integer(batch_size, "batch_size", 2)
-    epochs = _integer(epochs, "epochs", 1)
-    for flag, name in ((show_progress, "show_progress"), (lowercase, "lowercase")):
-        if not isinstance(flag, bool):
-            raise TypeError(f"{name} must be True or False, got {flag!r}")
-    if not isinstance(drop_last, bool):
-        raise TypeError(f"drop_last must be True or False, got {drop_last!r}")
+    batch_size = check_int(batch_size, "batch_size", minimum=2)
+    epochs = check_int(epochs, "epochs", minimum=1)
+    for flag, name in (
+        (show_progress, "show_progress"),
+        (lowercase, "lowercase"),
+        (drop_last, "drop_last"),
+    ):
+        check_bool(flag, name)
     dev = resolve_device(device)
     seed = _seed(random_state)
     query = as_query(wordset)
 
-    attract, repel, oov, names = _pairs(query, kv.key_to_index, mode, lowercase)
+    attract, repel, oov, names = term_pairs(query, kv.key_to_index, mode, lowercase)
     if oov:
         logger.warning(
             "attract_repel: %d term(s) of word set %r not in the embedding, dropped: %s",

@@ -45,7 +45,6 @@ Examples
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -53,6 +52,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from nlpbias.core.checks import check_bool, check_choice, check_number
 from nlpbias.core.repro import rng
 from nlpbias.metrics.query import as_query
 
@@ -139,12 +139,6 @@ def _sentences(sentences: object, what: str) -> list[list[str]]:
     return out
 
 
-def _check_bool(value: object, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return value
-
-
 def _compile(terms: Sequence[str], lowercase: bool) -> tuple[frozenset[str], list[tuple[str, ...]]]:
     """Split a word set into one-token terms (a set) and multi-word terms (token tuples)."""
     singles, multis = set(), []
@@ -203,7 +197,7 @@ def _kinds(has: np.ndarray) -> np.ndarray:
 def _classify(
     sentences: object, wordset: Any, lowercase: object, what: str
 ) -> tuple[list[list[str]], np.ndarray]:
-    lowercase = _check_bool(lowercase, "lowercase")
+    lowercase = check_bool(lowercase, "lowercase")
     query = as_query(wordset)
     sents = _sentences(sentences, what)
     sets = query.targets + query.attributes
@@ -322,12 +316,8 @@ def balance_corpus(
     ([True, False, True, True], ['stereotypical', 'anti', 'stereotypical', 'neutral'])
     """
     what = "balance_corpus"
-    if isinstance(p, bool) or not isinstance(p, int | float | np.integer | np.floating):
-        raise TypeError(f"{what}: p must be a number in [0, 1], got {p!r}")
-    if not (math.isfinite(p) and 0 <= p <= 1):
-        raise ValueError(f"{what}: p must lie in [0, 1], got {p}; pass e.g. 0.5")
-    if mode not in _MODES:
-        raise ValueError(f"{what}: mode must be 'debias' or 'overbias', got {mode!r}")
+    check_number(p, "p", low=0.0, high=1.0)
+    check_choice(mode, "mode", _MODES)
     gen = rng(random_state)
     sents, kinds = _classify(sentences, wordset, lowercase, what)
     eligible = np.isin(kinds, _ELIGIBLE[mode])

@@ -26,9 +26,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nlpbias.studies.intrinsic_extrinsic.coref_pairs import _her_case, _require
+from nlpbias.studies.intrinsic_extrinsic.coref_pairs import her_case, require_columns
 
-__all__ = ["token_coverage"]
+__all__ = [
+    "EmbeddingLookup",
+    "check_embedding",
+    "pair_features",
+    "token_coverage",
+    "use_lowercase",
+]
 
 _DETERMINERS = frozenset({"the", "a", "an"})
 _ENDERS = frozenset({".", "!", "?"})
@@ -37,7 +43,8 @@ _CASES = {"he": "nom", "she": "nom", "him": "obj", "his": "poss", "hers": "poss"
 _N_SCALARS = 28
 
 
-def _check_embedding(embedding: Any) -> Any:
+def check_embedding(embedding: Any) -> Any:
+    """``embedding`` if it looks like a gensim KeyedVectors; a one-line error otherwise."""
     if embedding is None:
         raise ValueError("embedding is required; pass a gensim KeyedVectors (frozen word vectors)")
     if not all(hasattr(embedding, a) for a in ("vector_size", "__contains__", "__getitem__")):
@@ -45,7 +52,8 @@ def _check_embedding(embedding: Any) -> Any:
     return embedding
 
 
-def _is_lowercase(embedding: Any, lowercase: bool | str) -> bool:
+def use_lowercase(embedding: Any, lowercase: bool | str) -> bool:
+    """``lowercase`` resolved: for "auto", True when the embedding has no upper-case key."""
     if lowercase != "auto":
         if not isinstance(lowercase, bool):
             raise ValueError(f"lowercase must be True, False or 'auto', got {lowercase!r}")
@@ -54,7 +62,7 @@ def _is_lowercase(embedding: Any, lowercase: bool | str) -> bool:
     return keys is not None and not any(k != k.lower() for k in keys[:50_000])
 
 
-class _Lookup:
+class EmbeddingLookup:
     """Token → vector (zeros when OOV), counting hits over word tokens."""
 
     def __init__(self, embedding: Any, lowercase: bool) -> None:
@@ -96,7 +104,7 @@ def _initial(lower: Sequence[str], sent: np.ndarray, tok: int) -> float:
     return 1.0
 
 
-def _features(pairs: pd.DataFrame, lookup: _Lookup, window: int) -> np.ndarray:
+def pair_features(pairs: pd.DataFrame, lookup: EmbeddingLookup, window: int) -> np.ndarray:
     """The feature matrix of the module docstring, one row per pair."""
     out = np.zeros((len(pairs), 6 * lookup.dim + _N_SCALARS), dtype=np.float32)
     cache: dict[str, tuple] = {}
@@ -128,7 +136,7 @@ def _features(pairs: pd.DataFrame, lookup: _Lookup, window: int) -> np.ndarray:
         scalars[19], scalars[20] = first[row], nearest[row]
         word = r.pronoun.lower()
         case = (
-            _her_case(r.tokens[pt + 1] if pt + 1 < len(r.tokens) else None)
+            her_case(r.tokens[pt + 1] if pt + 1 < len(r.tokens) else None)
             if word == "her"
             else _CASES.get(word, "")
         )
@@ -155,8 +163,8 @@ def token_coverage(embedding: Any, pairs: pd.DataFrame, *, lowercase: bool | str
     >>> round(token_coverage(kv, pairs), 3)
     0.667
     """
-    _require(pairs, ["example_id", "tokens"], "pairs")
-    lookup = _Lookup(_check_embedding(embedding), _is_lowercase(embedding, lowercase))
+    require_columns(pairs, ["example_id", "tokens"], "pairs")
+    lookup = EmbeddingLookup(check_embedding(embedding), use_lowercase(embedding, lowercase))
     for tokens in pairs.drop_duplicates("example_id")["tokens"]:
         for t in tokens:
             lookup(t)

@@ -34,9 +34,13 @@ from nlpbias.data.coref import PRONOUN_GENDER, load_gap, load_winobias, load_win
 __all__ = [
     "PAIR_COLUMNS",
     "STANDIN_SIZES",
+    "best_candidates",
     "gap_pairs",
+    "her_case",
     "load_gap_pairs",
     "load_winobias_pairs",
+    "pronoun_groups",
+    "require_columns",
     "standin_pairs",
     "swap_pronoun_gender",
     "tokenize_with_offsets",
@@ -58,7 +62,7 @@ _SWAP = {"he": "she", "she": "he", "him": "her", "his": "her", "hers": "his", "h
          "herself": "himself"}  # fmt: skip
 
 
-def _her_case(next_token: str | None) -> str:
+def her_case(next_token: str | None) -> str:
     """Possessive when a content word follows "her", objective otherwise."""
     nxt = (next_token or "").lower()
     return "poss" if nxt[:1].isalpha() and nxt not in _AFTER_OBJECT else "obj"
@@ -103,7 +107,8 @@ def _token_span(spans: np.ndarray, start: int, end: int) -> tuple[int, int] | No
     return (int(hit[0]), int(hit[-1]) + 1) if len(hit) else None
 
 
-def _require(df: object, columns: Sequence[str], what: str) -> pd.DataFrame:
+def require_columns(df: object, columns: Sequence[str], what: str) -> pd.DataFrame:
+    """``df`` if it is a DataFrame with ``columns``; a one-line error naming ``what`` otherwise."""
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"{what} must be a pandas DataFrame, got {type(df).__name__}")
     missing = [c for c in columns if c not in df.columns]
@@ -162,7 +167,7 @@ def gap_pairs(df: pd.DataFrame) -> pd.DataFrame:
            ['Ann', 2, 4, False]], dtype=object)
     """
     need = ["id", "text", "pronoun", "pronoun_offset", "a", "a_offset", "a_coref", "b"]
-    _require(df, [*need, "b_offset", "b_coref"], "GAP frame")
+    require_columns(df, [*need, "b_offset", "b_coref"], "GAP frame")
     rows, dropped = [], 0
     for r in df.itertuples(index=False):
         cands = [(r.a, int(r.a_offset), r.a_coref), (r.b, int(r.b_offset), r.b_coref)]
@@ -204,13 +209,13 @@ def swap_pronoun_gender(pairs: pd.DataFrame) -> pd.DataFrame:
     >>> swapped.loc[0, "text"], swapped["label"].tolist()
     ('Zoe met Ann. He smiled.', [False, False])
     """
-    _require(pairs, PAIR_COLUMNS, "pairs")
+    require_columns(pairs, PAIR_COLUMNS, "pairs")
     rows = []
     for eid, group in pairs.groupby("example_id", sort=False):
         r = group.iloc[0]
         word, low, pt = r["pronoun"], r["pronoun"].lower(), int(r["pronoun_token"])
         nxt = r["tokens"][pt + 1] if pt + 1 < len(r["tokens"]) else None
-        new = {"poss": "his", "obj": "him"}[_her_case(nxt)] if low == "her" else _SWAP[low]
+        new = {"poss": "his", "obj": "him"}[her_case(nxt)] if low == "her" else _SWAP[low]
         new = new.capitalize() if word[:1].isupper() else new
         start, end = int(r["pronoun_start"]), int(r["pronoun_end"])
         text = r["text"][:start] + new + r["text"][end:]
@@ -265,7 +270,7 @@ def winobias_pairs(df: pd.DataFrame, occupations: pd.DataFrame | Sequence[str]) 
     [['The cook', True], ['the nurse', False]]
     """
     need = ["id", "text", "mention", "mention_start", "mention_end", "pronoun", "pronoun_start"]
-    _require(df, [*need, "stereotype", "kind"], "WinoBias frame")
+    require_columns(df, [*need, "stereotype", "kind"], "WinoBias frame")
     pattern = _occupation_pattern(occupations)
     rows, extra, dropped = [], [], 0
     for r in df.itertuples(index=False):
@@ -354,3 +359,26 @@ def standin_pairs(*, random_state: int = 0) -> dict[str, pd.DataFrame]:
         "test": gap_pairs(gap.iloc[n["train"] :].reset_index(drop=True)),
         "winobias": winobias_pairs(wino, d["occupations"]),
     }
+
+
+# --------------------------------------------------------------------------- candidates per pronoun
+def pronoun_groups(pairs: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """(n_groups, k_max) pair indices per pronoun (−1 = padding) and each pair's group index."""
+    codes, _ = pd.factorize(pairs["example_id"])
+    order = np.argsort(codes, kind="stable")
+    counts = np.bincount(codes)
+    index = np.full((len(counts), int(counts.max())), -1, dtype=np.int64)
+    pos = np.arange(len(codes)) - np.repeat(np.cumsum(counts) - counts, counts)
+    index[codes[order], pos] = order
+    return index, codes
+
+
+def best_candidates(scores: np.ndarray, pairs: pd.DataFrame, null: float = 0.0) -> np.ndarray:
+    """True for the best-scored candidate of each pronoun when its score beats ``null``."""
+    index, _ = pronoun_groups(pairs)
+    padded = np.where(index >= 0, scores[index.clip(min=0)], -np.inf)
+    best = np.argmax(padded, axis=1)
+    win = padded[np.arange(len(index)), best] > null
+    out = np.zeros(len(pairs), dtype=bool)
+    out[index[win, best[win]]] = True
+    return out

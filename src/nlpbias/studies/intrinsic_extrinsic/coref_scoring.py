@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nlpbias.studies.intrinsic_extrinsic.coref_pairs import PAIR_COLUMNS, _require, gap_pairs
+from nlpbias.studies.intrinsic_extrinsic.coref_pairs import PAIR_COLUMNS, gap_pairs, require_columns
 
 __all__ = ["score_gap", "score_pairs", "score_winobias", "winobias_gaps"]
 
@@ -107,7 +107,7 @@ def score_winobias(model: Any, pairs: pd.DataFrame) -> pd.DataFrame:
     --------
     >>> score_winobias(model, load_winobias_pairs("test"))  # doctest: +SKIP
     """
-    _require(pairs, [*PAIR_COLUMNS, "type", "condition"], "WinoBias pairs")
+    require_columns(pairs, [*PAIR_COLUMNS, "type", "condition"], "WinoBias pairs")
     pred = _decide(model, pairs)
     label = pairs["label"].to_numpy(bool)
     rows = {}

@@ -34,7 +34,7 @@ def intrinsic_extrinsic_figure(
     Parameters
     ----------
     scores : DataFrame
-        :func:`nlpbias.studies.intrinsic_extrinsic.study.scores_frame`.
+        :func:`nlpbias.studies.intrinsic_extrinsic.correlation.scores_frame`.
     panels : list of dict
         Keys ``family``, ``algorithm``, ``modset``, ``x`` (an ``intrinsic:…`` column), ``y`` (an
         ``extrinsic:…`` column) and optional ``title``. The points are the original embedding

@@ -39,6 +39,8 @@ import pandas as pd
 from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import train_test_split
 
+from nlpbias.core.checks import check_fraction, check_int
+
 __all__ = [
     "GAP_METRICS",
     "HSD_PAIRS",
@@ -119,17 +121,11 @@ def hsd_data(
     from nlpbias.data.toxicity import load_davidson
     from nlpbias.data.twitteraae import dialect_group, load_dialect_model
 
-    if isinstance(random_state, bool) or not isinstance(random_state, int | np.integer):
-        raise TypeError(f"random_state must be an int (the split seed), got {random_state!r}")
-    ok = isinstance(test_size, int | float) and not isinstance(test_size, bool)
-    if not (ok and 0 < test_size < 1):
-        raise ValueError(f"test_size must be a number in (0, 1), got {test_size!r}")
+    check_int(random_state, "random_state")
+    check_fraction(test_size, "test_size")
     df = load_davidson(path=davidson_path)[["text", "toxic", "label"]]
     if max_rows is not None:
-        if isinstance(max_rows, bool) or not isinstance(max_rows, int | np.integer):
-            raise TypeError(f"max_rows must be an int or None, got {max_rows!r}")
-        if max_rows < 20:
-            raise ValueError(f"max_rows must be at least 20 to split by label, got {max_rows}")
+        check_int(max_rows, "max_rows", minimum=20)  # 20: enough rows to split by label
         if max_rows < len(df):
             df, _ = train_test_split(
                 df, train_size=int(max_rows), stratify=df["label"], random_state=random_state
@@ -390,10 +386,7 @@ def evaluate_hsd(
         lacking = [c for c in cols if c not in frame.columns]
         if lacking:
             raise ValueError(f"data's {name} lacks columns {lacking}; build it with hsd_data")
-    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
-        raise TypeError(f"threshold must be a number in (0, 1), got {threshold!r}")
-    if not 0 < threshold < 1:
-        raise ValueError(f"threshold must be in (0, 1), got {threshold!r}")
+    check_fraction(threshold, "threshold")
 
     clf = KimCNNClassifier(
         embedding=embedding,

@@ -1,8 +1,22 @@
 """LOGAN (Zhao & Chang, 2020): local group bias found by clustering a classifier's features.
 
-What the chapter's notebook calls; the modules of this package hold the method.
+What the chapter's notebook calls; the modules of this package hold the method: the estimator
+(:mod:`.estimator`, with :mod:`.group_metrics`, :mod:`.lloyd` and :mod:`.merging`), its summaries
+(:mod:`.summaries`), calibration (:mod:`.calibration`) and topic words (:mod:`.topics`), the
+MiniLM classifiers (:mod:`.frozen` and :mod:`.finetune`, with :mod:`.classifier_inputs`;
+imported on use: they need torch), the stand-in data (:mod:`.synthetic`) and the chapter's steps
+(:mod:`.study`).
 """
 
+from nlpbias.studies.logan.calibration import (
+    NullResult,
+    max_gap_null,
+    random_split_gap,
+)
+from nlpbias.studies.logan.estimator import (
+    LOGAN,
+    METRICS,
+)
 from nlpbias.studies.logan.study import (
     LoganData,
     load_logan_data,
@@ -11,12 +25,29 @@ from nlpbias.studies.logan.study import (
     table1,
     topic_word_table,
 )
+from nlpbias.studies.logan.summaries import (
+    compare_with_kmeans,
+    local_bias_summary,
+    select_lambda,
+)
+from nlpbias.studies.logan.topics import (
+    topic_words,
+)
 
 __all__ = [
+    "compare_with_kmeans",
     "load_logan_data",
+    "local_bias_summary",
+    "LOGAN",
     "LoganData",
+    "max_gap_null",
+    "METRICS",
+    "NullResult",
     "paper_comparison",
+    "random_split_gap",
     "run_attribute",
+    "select_lambda",
     "table1",
     "topic_word_table",
+    "topic_words",
 ]

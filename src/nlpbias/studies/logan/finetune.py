@@ -1,18 +1,13 @@
-"""Encoder-based toxicity classifiers and the LOGAN features (Zhao & Chang, 2020).
+"""The encoder fine-tuned end to end for LOGAN (the paper-profile classifier; Zhao & Chang, 2020).
 
-LOGAN clusters the *features of the classifier under audit*: the paper fine-tunes BERT on the
-Jigsaw comments and takes the second-to-last layer, mean-pooled over the non-padding tokens. This
-module gives the book's two versions of that pipeline on the offline encoder all-MiniLM-L6-v2:
-
-- :func:`encoder_features`: mean-pooled hidden states of one layer of the **frozen** encoder,
-  cached on disk (:func:`nlpbias.core.cache.cached`), keyed by the texts and the parameters;
-- :class:`FrozenEncoderClassifier` (demo profile): those features, standardised, plus a logistic
-  regression; fast (encoding 20k tweets takes a few minutes on 2 CPU cores, once; then cached);
-- :class:`FineTunedEncoderClassifier` (paper profile): the encoder fine-tuned end to end with a
-  two-way classification head (``AutoModelForSequenceClassification``: dropout + a linear layer on
-  the ``[CLS]`` token's pooled output), torch ``AdamW`` with a linear warm-up/decay schedule, as
-  in the paper's BERT setup; its :meth:`~FineTunedEncoderClassifier.features` are the fine-tuned
-  encoder's second-to-last layer, mean-pooled (the paper's LOGAN features).
+The paper fine-tunes BERT on the Jigsaw comments and clusters its second-to-last layer,
+mean-pooled over the non-padding tokens. :class:`FineTunedEncoderClassifier` does this on the
+offline encoder all-MiniLM-L6-v2: a two-way classification head
+(``AutoModelForSequenceClassification``: dropout + a linear layer on the ``[CLS]`` token's pooled
+output), torch ``AdamW`` with a linear warm-up/decay schedule (:func:`linear_schedule`), as in the
+paper's BERT setup; its :meth:`~FineTunedEncoderClassifier.features` are the fine-tuned encoder's
+second-to-last layer, mean-pooled (the paper's LOGAN features). The fast demo-profile version, a
+frozen encoder plus a logistic head, is :mod:`nlpbias.studies.logan.frozen`.
 
 Fine-tuning cost. On 2 CPU cores one step of batch 32, ``max_length=64`` takes about 1.3 s with
 length-grouped batches (``group_by_length=True``; about 1.8 s with random batches), so one epoch
@@ -34,33 +29,29 @@ import pandas as pd
 import torch
 import torch.nn.functional as F
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.linear_model import LogisticRegression
-from sklearn.pipeline import Pipeline, make_pipeline
-from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
-from nlpbias.core.cache import cached
-from nlpbias.core.checks import check_int, check_texts
+from nlpbias.core.checks import (
+    check_bool,
+    check_choice,
+    check_fraction,
+    check_int,
+    check_number,
+    check_texts,
+)
 from nlpbias.core.progress import progress
 from nlpbias.core.repro import rng
 from nlpbias.models.encoders import (
-    MINILM_ALIASES,
     MINILM_NAME,
-    encode,
     from_pretrained,
-    load_encoder,
     mean_pool,
     resolve_device,
     resolve_model,
 )
 from nlpbias.models.torch_utils import pad_ids, torch_session
+from nlpbias.studies.logan.classifier_inputs import check_labels, check_model_name
 
-__all__ = [
-    "FineTunedEncoderClassifier",
-    "FrozenEncoderClassifier",
-    "encoder_features",
-    "linear_schedule",
-]
+__all__ = ["FineTunedEncoderClassifier", "linear_schedule"]
 
 logger = logging.getLogger(__name__)
 
@@ -68,243 +59,6 @@ logger = logging.getLogger(__name__)
 _GROUP_WINDOW = 50
 
 
-# --------------------------------------------------------------------------- checks
-def _check_model_name(model: object) -> str:
-    if not isinstance(model, str) or not model.strip():
-        raise ValueError(
-            f"model must be a model name or folder such as {MINILM_NAME!r}, got {model!r}"
-        )
-    name = model.strip()
-    return MINILM_NAME if name.lower() in MINILM_ALIASES else name
-
-
-def _check_positive(value: object, name: str) -> float:
-    ok = isinstance(value, int | float) and not isinstance(value, bool)
-    if not (ok and 0 < value < math.inf):
-        raise ValueError(f"{name} must be a positive number, got {value!r}")
-    return float(value)
-
-
-def _check_labels(y: object, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Classes (sorted, exactly two) and the 0/1 target (1 = ``classes[1]``)."""
-    labels = np.asarray(y)
-    if labels.ndim != 1 or len(labels) != n:
-        raise ValueError(
-            f"y must be 1-D with one label per text: X has {n} texts, y has shape {labels.shape}"
-        )
-    if pd.isna(labels).any():
-        raise ValueError("y contains missing labels; drop those texts first")
-    classes = np.unique(labels)
-    if len(classes) != 2:
-        raise ValueError(
-            f"y must hold exactly two classes, got {len(classes)}: {classes[:5].tolist()}"
-        )
-    return classes, (labels == classes[1]).astype(np.int64)
-
-
-def _check_layer(layer: object) -> int:
-    # MiniLM has 7 hidden states; the exact range is checked against the model when it runs.
-    if isinstance(layer, bool) or not isinstance(layer, int | np.integer):
-        raise ValueError(f"layer must be an int index into the hidden states, got {layer!r}")
-    return int(layer)
-
-
-# --------------------------------------------------------------------------- frozen features
-@cached(ignore=("device", "show_progress"))
-def _frozen_features(
-    texts: list[str],
-    model: str,
-    layer: int,
-    batch_size: int,
-    max_length: int,
-    device: str,
-    show_progress: bool,
-) -> np.ndarray:
-    tokenizer, encoder = load_encoder(model, device=device)
-    return encode(
-        texts,
-        tokenizer=tokenizer,
-        model=encoder,
-        layer=layer,
-        batch_size=batch_size,
-        max_length=max_length,
-        show_progress=show_progress,
-    )
-
-
-def encoder_features(
-    texts: Sequence[str],
-    *,
-    model: str = MINILM_NAME,
-    layer: int = -2,
-    batch_size: int = 64,
-    max_length: int = 64,
-    device: str = "auto",
-    show_progress: bool = True,
-) -> np.ndarray:
-    """Mean-pooled hidden states of one layer of a frozen encoder, cached on disk.
-
-    The LOGAN features: by default the second-to-last layer of all-MiniLM-L6-v2, averaged over
-    the non-padding tokens of each text (:func:`nlpbias.models.encoders.encode`).
-
-    The result is stored under :func:`nlpbias.core.cache.cache_dir`, keyed by the texts, ``model``
-    (MiniLM's aliases count as one name), ``layer``, ``batch_size`` and ``max_length``;
-    ``device`` and ``show_progress`` are not part of the key (CPU and GPU agree to about 1e-5).
-
-    Parameters
-    ----------
-    texts : sequence of str
-    model : str, default "all-MiniLM-L6-v2"
-        Encoder name or local folder (see :func:`nlpbias.models.resolve_model`).
-    layer : int, default -2
-        Index into the hidden states (0 = embeddings, -1 = last layer).
-    batch_size : int, default 64
-    max_length : int, default 64
-        Longer texts are truncated to this many word pieces.
-    device : str, default "auto"
-    show_progress : bool, default True
-
-    Returns
-    -------
-    numpy.ndarray, shape (len(texts), hidden_size), float32
-
-    Examples
-    --------
-    >>> X = encoder_features(["a nurse", "a doctor"], show_progress=False)
-    >>> X.shape
-    (2, 384)
-    """
-    items = check_texts(texts, "texts")
-    name = _check_model_name(model)
-    layer = _check_layer(layer)
-    batch_size = check_int(batch_size, "batch_size", minimum=1)
-    max_length = check_int(max_length, "max_length", minimum=1)
-    if not items:
-        _, encoder = load_encoder(name, device="cpu")
-        return np.empty((0, encoder.config.hidden_size), dtype=np.float32)
-    return _frozen_features(
-        items, name, layer, batch_size, max_length, device=device, show_progress=show_progress
-    )
-
-
-class FrozenEncoderClassifier(ClassifierMixin, BaseEstimator):
-    """Frozen encoder features + logistic regression (the demo-profile LOGAN classifier).
-
-    ``fit`` computes :func:`encoder_features` (cached), standardises them and fits a
-    :class:`~sklearn.linear_model.LogisticRegression` (lbfgs, ``max_iter=2000``).
-
-    Parameters
-    ----------
-    model : str, default "all-MiniLM-L6-v2"
-    C : float, default 1.0
-        Inverse L2 strength of the logistic regression (on standardised features).
-    layer : int, default -2
-    max_length : int, default 64
-    batch_size : int, default 64
-        Encoding batch size.
-    device : str, default "auto"
-    random_state : None or int
-        Passed to the logistic regression (lbfgs is deterministic and does not use it).
-    show_progress : bool, default True
-
-    Attributes
-    ----------
-    classes_ : ndarray of shape (2,)
-    head_ : sklearn.pipeline.Pipeline
-        ``StandardScaler`` → ``LogisticRegression`` on the features.
-
-    Examples
-    --------
-    >>> texts = ["you idiot", "have a nice day", "stupid troll", "lovely work"] * 5
-    >>> clf = FrozenEncoderClassifier(show_progress=False).fit(texts, [1, 0, 1, 0] * 5)
-    >>> clf.predict(["what an idiot"]).tolist()
-    [1]
-    """
-
-    def __init__(
-        self,
-        *,
-        model: str = MINILM_NAME,
-        C: float = 1.0,
-        layer: int = -2,
-        max_length: int = 64,
-        batch_size: int = 64,
-        device: str = "auto",
-        random_state: int | None = None,
-        show_progress: bool = True,
-    ) -> None:
-        self.model = model
-        self.C = C
-        self.layer = layer
-        self.max_length = max_length
-        self.batch_size = batch_size
-        self.device = device
-        self.random_state = random_state
-        self.show_progress = show_progress
-
-    def features(self, X: Sequence[str], *, layer: int | None = None) -> np.ndarray:
-        """Frozen-encoder features of ``X`` (``layer`` defaults to the estimator's).
-
-        Parameters
-        ----------
-        X : sequence of str
-        layer : int, optional
-
-        Returns
-        -------
-        numpy.ndarray, shape (n, hidden_size)
-        """
-        return encoder_features(
-            X,
-            model=self.model,
-            layer=self.layer if layer is None else layer,
-            batch_size=self.batch_size,
-            max_length=self.max_length,
-            device=self.device,
-            show_progress=self.show_progress,
-        )
-
-    def fit(self, X: Sequence[str], y: Sequence[Any]) -> FrozenEncoderClassifier:
-        """Encode ``X`` and fit the logistic head.
-
-        Parameters
-        ----------
-        X : sequence of str
-        y : array-like of shape (n,)
-            Two distinct labels; the larger one is positive.
-
-        Returns
-        -------
-        FrozenEncoderClassifier
-            ``self``, fitted.
-        """
-        _check_positive(self.C, "C")
-        texts = check_texts(X)
-        if not texts:
-            raise ValueError("X is empty; fit needs at least one text per class")
-        classes, target = _check_labels(y, len(texts))
-        head: Pipeline = make_pipeline(
-            StandardScaler(),
-            LogisticRegression(C=self.C, max_iter=2000, random_state=self.random_state),
-        )
-        head.fit(self.features(texts), target)
-        self.head_, self.classes_ = head, classes
-        return self
-
-    def predict_proba(self, X: Sequence[str]) -> np.ndarray:
-        """Class probabilities, shape (n, 2), columns in the order of ``classes_``."""
-        check_is_fitted(self, "head_")
-        texts = check_texts(X)
-        if not texts:
-            return np.zeros((0, 2))
-        return self.head_.predict_proba(self.features(texts))
-
-    def predict(self, X: Sequence[str]) -> np.ndarray:
-        """Labels from ``classes_``: the positive one where its probability is >= 0.5."""
-        return self.classes_[(self.predict_proba(X)[:, 1] >= 0.5).astype(int)]
-
-
-# --------------------------------------------------------------------------- fine-tuning
 def linear_schedule(step: int, *, total_steps: int, warmup_steps: int) -> float:
     """Learning-rate factor of the linear warm-up / linear decay schedule (as in BERT).
 
@@ -470,22 +224,23 @@ class FineTunedEncoderClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ helpers
     def _check_params(self) -> None:
-        _check_model_name(self.model)
+        check_model_name(self.model)
         for name in ("epochs", "batch_size", "max_length"):
             check_int(getattr(self, name), name, minimum=1)
         if self.n_threads is not None:
             check_int(self.n_threads, "n_threads", minimum=1)
-        _check_positive(self.learning_rate, "learning_rate")
-        w = self.warmup
-        if isinstance(w, bool) or not isinstance(w, int | float) or not 0 <= w < 1:
-            raise ValueError(f"warmup must be a share of the steps in [0, 1), got {w!r}")
-        wd = self.weight_decay
-        if isinstance(wd, bool) or not isinstance(wd, int | float) or not 0 <= wd < math.inf:
-            raise ValueError(f"weight_decay must be a number >= 0, got {wd!r}")
-        if not isinstance(self.group_by_length, bool):
-            raise TypeError(f"group_by_length must be True or False, got {self.group_by_length!r}")
-        if self.precision not in ("fp32", "bf16"):
-            raise ValueError(f"precision must be 'fp32' or 'bf16', got {self.precision!r}")
+        check_number(
+            self.learning_rate,
+            "learning_rate",
+            low=0.0,
+            low_open=True,
+            high=math.inf,
+            high_open=True,
+        )
+        check_fraction(self.warmup, "warmup", allow_zero=True)
+        check_number(self.weight_decay, "weight_decay", low=0.0, high=math.inf, high_open=True)
+        check_bool(self.group_by_length, "group_by_length")
+        check_choice(self.precision, "precision", ("fp32", "bf16"))
 
     def _autocast(self, device: torch.device) -> contextlib.AbstractContextManager[Any]:
         if self.precision == "fp32":
@@ -558,12 +313,12 @@ class FineTunedEncoderClassifier(ClassifierMixin, BaseEstimator):
         texts = check_texts(X)
         if not texts:
             raise ValueError("X is empty; fit needs at least one text per class")
-        classes, target = _check_labels(y, len(texts))
+        classes, target = check_labels(y, len(texts))
         gen = rng(self.random_state)
         seed = int(gen.integers(0, 2**31 - 1))
         device = resolve_device(self.device)
         target_t = torch.from_numpy(target).to(device)
-        name = resolve_model(_check_model_name(self.model))
+        name = resolve_model(check_model_name(self.model))
         self.tokenizer_ = from_pretrained(AutoTokenizer, name)
         ids = self._token_ids(texts)
         lengths = np.array([len(r) for r in ids])
@@ -653,9 +408,7 @@ class FineTunedEncoderClassifier(ClassifierMixin, BaseEstimator):
         texts = check_texts(X)
         config = self.model_.config
         n_states = config.num_hidden_layers + 1
-        layer = _check_layer(layer)
-        if not -n_states <= layer < n_states:
-            raise ValueError(f"layer must be an int in [{-n_states}, {n_states - 1}], got {layer}")
+        layer = check_int(layer, "layer", minimum=-n_states, maximum=n_states - 1)
         if not texts:
             return np.empty((0, config.hidden_size), dtype=np.float32)
         return self._forward_all(texts, layer=layer)

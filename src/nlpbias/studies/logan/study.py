@@ -18,8 +18,12 @@ import numpy as np
 import pandas as pd
 
 from nlpbias.core.cache import cached
+from nlpbias.core.checks import check_choice
 from nlpbias.core.repro import rng as _rng
-from nlpbias.studies.logan import estimator as lg
+from nlpbias.studies.logan.calibration import max_gap_null, random_split_gap
+from nlpbias.studies.logan.estimator import LOGAN
+from nlpbias.studies.logan.summaries import compare_with_kmeans, select_lambda
+from nlpbias.studies.logan.topics import topic_words
 
 __all__ = [
     "LoganData",
@@ -89,7 +93,8 @@ def _classify(
     params: dict[str, Any],
     seed: int,
 ) -> dict[str, np.ndarray]:
-    from nlpbias.studies.logan.finetune import FineTunedEncoderClassifier, FrozenEncoderClassifier
+    from nlpbias.studies.logan.finetune import FineTunedEncoderClassifier
+    from nlpbias.studies.logan.frozen import FrozenEncoderClassifier
 
     cls = {"frozen": FrozenEncoderClassifier, "finetune": FineTunedEncoderClassifier}[classifier]
     clf = cls(random_state=seed, **params).fit(train_texts, np.asarray(train_y))
@@ -107,8 +112,7 @@ def load_logan_data(
     random_state: int | None = 0,
 ) -> LoganData:
     """The study's evaluation rows (see the module docstring)."""
-    if classifier not in ("frozen", "finetune"):
-        raise ValueError(f"classifier must be 'frozen' or 'finetune', got {classifier!r}")
+    check_choice(classifier, "classifier", ("frozen", "finetune"))
     gen = _rng(random_state)
     if not use_data_home:
         from nlpbias.studies.logan.synthetic import make_local_bias_data
@@ -161,7 +165,7 @@ def load_logan_data(
     )
 
 
-def table1(kmeans: lg.LOGAN, logan: lg.LOGAN) -> pd.DataFrame:
+def table1(kmeans: LOGAN, logan: LOGAN) -> pd.DataFrame:
     """The paper's Table 1: global accuracy of each group, and of the cluster with the largest
     gap for K-Means and for LOGAN (accuracy in %, bias = |gap| in points)."""
     rows = {}
@@ -202,12 +206,12 @@ def run_attribute(
     -------
     dict
         ``lam`` (chosen), ``lambda_table``, ``table1``, ``table4``
-        (:func:`nlpbias.studies.logan.estimator. compare_with_kmeans`), ``kmeans`` and ``logan``
+        (:func:`nlpbias.studies.logan.summaries.compare_with_kmeans`), ``kmeans`` and ``logan``
         (fitted), ``null`` (NullResult), ``split_gaps`` and ``subset`` (the rows used).
     """
     sub = data.subset(attribute)
     fit = {k: sub[k] for k in ("y_true", "y_pred_or_score", "group")}
-    est = lg.LOGAN(
+    est = LOGAN(
         n_clusters=n_clusters,
         min_group_size=min_group_size,
         min_clusters=min_clusters,
@@ -215,14 +219,14 @@ def run_attribute(
         groups=data.pairs[attribute],
         random_state=random_state,
     )
-    lam, lam_table = lg.select_lambda(
+    lam, lam_table = select_lambda(
         sub["X"], **fit, estimator=est, grid=lam_grid, threshold=threshold
     )
     est = est.set_params(lam=lam)
-    kmeans = lg.LOGAN(**{**est.get_params(), "lam": 0.0}).fit(sub["X"], **fit)
-    logan = lg.LOGAN(**est.get_params()).fit(sub["X"], **fit)
-    table4 = lg.compare_with_kmeans(sub["X"], **fit, estimator=est, threshold=threshold)
-    null = lg.max_gap_null(
+    kmeans = LOGAN(**{**est.get_params(), "lam": 0.0}).fit(sub["X"], **fit)
+    logan = LOGAN(**est.get_params()).fit(sub["X"], **fit)
+    table4 = compare_with_kmeans(sub["X"], **fit, estimator=est, threshold=threshold)
+    null = max_gap_null(
         sub["X"],
         **fit,
         estimator=est,
@@ -230,7 +234,7 @@ def run_attribute(
         random_state=random_state,
         show_progress=show_progress,
     )
-    splits = lg.random_split_gap(
+    splits = random_split_gap(
         sub["y_true"], sub["y_pred_or_score"], n_splits=5, random_state=random_state
     )
     return {
@@ -311,7 +315,7 @@ def topic_word_table(
             "most biased": rep.loc[rep["abs_gap"].idxmax()],
             "least biased": rep.loc[rep["abs_gap"].idxmin()],
         }
-        words = lg.topic_words(
+        words = topic_words(
             texts,
             r["logan"].labels_,
             clusters=[int(p["cluster"]) for p in picks.values()],

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from nlpbias.core.checks import check_int
 from nlpbias.core.progress import progress
 
 __all__ = [
@@ -38,18 +39,6 @@ logger = logging.getLogger(__name__)
 
 #: Tokens per chunk when the co-occurrence matrix is accumulated (bounds the memory used).
 _CHUNK_TOKENS = 1_000_000
-
-
-def _positive_int(name: str, value: object, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
-        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
-    return int(value)
-
-
-def _positive_float(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-        raise ValueError(f"{name} must be a positive number, got {value!r}")
-    return float(value)
 
 
 # --------------------------------------------------------------------------- vocabulary
@@ -124,9 +113,9 @@ def build_vocabulary(
     >>> build_vocabulary([["x", "y", "x"]], min_count=1).words
     ('x', 'y')
     """
-    min_count = _positive_int("min_count", min_count)
+    min_count = check_int(min_count, "min_count", minimum=1)
     if max_size is not None:
-        max_size = _positive_int("max_size", max_size)
+        max_size = check_int(max_size, "max_size", minimum=1)
     counts: Counter[str] = Counter()
     for doc in _check_documents(documents):
         counts.update(doc)
@@ -179,6 +168,10 @@ class Corpus:
         """In-vocabulary tokens per document."""
         return np.diff(self.offsets)
 
+    def token_documents(self) -> np.ndarray:
+        """The document of every token of ``ids`` (int64)."""
+        return np.repeat(np.arange(len(self), dtype=np.int64), self.lengths())
+
     def subset(self, documents: Sequence[int] | np.ndarray) -> Corpus:
         """The corpus restricted to ``documents`` (indices, kept in the given order)."""
         docs = _doc_indices(documents, len(self))
@@ -219,10 +212,6 @@ def encode_corpus(documents: Iterable[Sequence[str]], vocab: Vocabulary) -> Corp
 # --------------------------------------------------------------------------- co-occurrence
 
 
-def _doc_of_token(corpus: Corpus) -> np.ndarray:
-    return np.repeat(np.arange(len(corpus), dtype=np.int64), corpus.lengths())
-
-
 def cooccurrence(
     corpus: Corpus,
     *,
@@ -255,12 +244,12 @@ def cooccurrence(
     >>> X.toarray().tolist()
     [[0.0, 1.0, 0.5], [1.0, 0.0, 1.0], [0.5, 1.0, 0.0]]
     """
-    window = _positive_int("window", window)
+    window = check_int(window, "window", minimum=1)
     if documents is not None:
         corpus = corpus.subset(documents)
     V = len(corpus.vocab)
     X = sp.csr_matrix((V, V), dtype=np.float64)
-    doc_of = _doc_of_token(corpus)
+    doc_of = corpus.token_documents()
     # chunk boundaries at document boundaries, about _CHUNK_TOKENS tokens each
     cuts = np.searchsorted(corpus.offsets, np.arange(0, corpus.n_tokens, _CHUNK_TOKENS))
     bounds = np.unique(np.r_[corpus.offsets[np.clip(cuts, 0, len(corpus))], corpus.n_tokens])
@@ -318,7 +307,7 @@ def document_rows(
     >>> document_rows(c, [0], window=1).toarray().tolist()
     [[0.0, 1.0], [2.0, 0.0]]
     """
-    window = _positive_int("window", window)
+    window = check_int(window, "window", minimum=1)
     rows = np.asarray(rows, dtype=np.int64).reshape(-1)
     V = len(corpus.vocab)
     if rows.size and (rows.min() < 0 or rows.max() >= V):
@@ -338,7 +327,7 @@ def document_rows(
                 "give one group per document"
             )
     n_groups = int(group_of_doc.max()) + 1 if group_of_doc.size else 0
-    doc_of = _doc_of_token(corpus)
+    doc_of = corpus.token_documents()
     ids = corpus.ids.astype(np.int64)
     centre = np.flatnonzero(slot[ids] >= 0)  # positions of the wanted words
     out_r, out_c, out_v = [], [], []

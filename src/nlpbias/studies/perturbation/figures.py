@@ -191,9 +191,10 @@ def cumulative_share_figure(
     Returns
     -------
     matplotlib.figure.Figure
-        One line per word set (:func:`nlpbias.studies.perturbation.influence.cumulative_share`), a
-        dashed line for documents that all contribute equally, and seed 004's points marked "seed
-        004"; the fraction-of-documents axis is logarithmic.
+        One line per word set
+        (:func:`nlpbias.studies.perturbation.bias_concentration.cumulative_share`), a dashed line
+        for documents that all contribute equally, and seed 004's points marked "seed 004"; the
+        fraction-of-documents axis is logarithmic.
 
     Examples
     --------
@@ -202,7 +203,7 @@ def cumulative_share_figure(
     >>> ax.lines[0].get_ydata().tolist()
     [0.5, 0.875, 1.0, 1.0]
     """
-    from nlpbias.studies.perturbation.influence import cumulative_share
+    from nlpbias.studies.perturbation.bias_concentration import cumulative_share
 
     tables = _tables(tables, "cumulative_share_figure")
     points = _reported_points(reported)

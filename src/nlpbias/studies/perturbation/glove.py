@@ -59,11 +59,11 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from nlpbias.core.checks import check_int, check_number
 from nlpbias.core.progress import progress
 from nlpbias.studies.perturbation.cooccurrence import (
     Corpus,
     Vocabulary,
-    _positive_int,
     build_vocabulary,
     cooccurrence,
     document_rows,
@@ -82,12 +82,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-
-
-def _positive_float(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-        raise ValueError(f"{name} must be a positive number, got {value!r}")
-    return float(value)
 
 
 # --------------------------------------------------------------------------- the model
@@ -218,13 +212,13 @@ class GloVe:
     # -- fitting
 
     def _check_params(self) -> None:
-        _positive_int("vector_size", self.vector_size)
-        _positive_float("x_max", self.x_max)
-        _positive_float("alpha", self.alpha)
-        _positive_float("learning_rate", self.learning_rate)
-        _positive_int("epochs", self.epochs)
-        _positive_int("batch_size", self.batch_size)
-        _positive_int("random_state", self.random_state, minimum=0)
+        check_int(self.vector_size, "vector_size", minimum=1)
+        check_number(self.x_max, "x_max", low=0.0, low_open=True)
+        check_number(self.alpha, "alpha", low=0.0, low_open=True)
+        check_number(self.learning_rate, "learning_rate", low=0.0, low_open=True)
+        check_int(self.epochs, "epochs", minimum=1)
+        check_int(self.batch_size, "batch_size", minimum=1)
+        check_int(self.random_state, "random_state", minimum=0)
 
     def init_params(self, V: int) -> dict[str, np.ndarray]:
         """The initial ``W``, ``U``, ``b``, ``c`` for ``V`` words (depends only on the seed).
@@ -328,7 +322,8 @@ class GloVe:
 
     # -- the loss and its derivatives in one word vector
 
-    def _check_fitted(self, X: Any) -> sp.csr_matrix:
+    def check_matrix(self, X: Any) -> sp.csr_matrix:
+        """``X`` as CSR after checking that the model is fitted and ``X`` matches its vocabulary."""
         if not hasattr(self, "W_"):
             raise RuntimeError("this GloVe model is not fitted yet; call fit(X) first")
         X = _as_cooc(X)
@@ -341,7 +336,7 @@ class GloVe:
 
     def residuals(self, X: Any) -> sp.csr_matrix:
         """``e_ij = w_iᵀu_j + b_i + c_j − log X_ij`` on the non-zeros of ``X`` (CSR, float64)."""
-        X = self._check_fitted(X)
+        X = self.check_matrix(X)
         coo = X.tocoo()
         W, U = self.W_.astype(np.float64), self.U_.astype(np.float64)
         e = np.einsum("nd,nd->n", W[coo.row], U[coo.col])
@@ -350,7 +345,7 @@ class GloVe:
 
     def loss(self, X: Any) -> float:
         """``L(X) = Σ f(X_ij) e_ij²`` over the non-zeros of ``X``."""
-        X = self._check_fitted(X)
+        X = self.check_matrix(X)
         e = self.residuals(X)
         return float((glove_weight(X.data, x_max=self.x_max, alpha=self.alpha) * e.data**2).sum())
 
@@ -361,7 +356,7 @@ class GloVe:
         -------
         numpy.ndarray of float64, shape (len(rows), vector_size)
         """
-        X = self._check_fitted(X)
+        X = self.check_matrix(X)
         rows = np.asarray(rows, dtype=np.int64).reshape(-1)
         sub = X[rows]
         e = self.residuals(X)[rows]
@@ -379,7 +374,7 @@ class GloVe:
         -------
         numpy.ndarray of float64, shape (len(rows), vector_size, vector_size)
         """
-        X = self._check_fitted(X)
+        X = self.check_matrix(X)
         rows = np.asarray(rows, dtype=np.int64).reshape(-1)
         U = self.U_.astype(np.float64)
         out = np.empty((rows.size, U.shape[1], U.shape[1]))

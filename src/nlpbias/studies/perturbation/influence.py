@@ -14,7 +14,8 @@ For a GloVe model fitted to a co-occurrence matrix ``X``
    the loss). Seed 004's Algorithm 1 prints an extra factor ``1/V`` in front of ``H⁻¹``; it
    rescales every prediction by the same constant (so rankings and correlations do not depend
    on it) and is left out here, because without it the step is exact for a quadratic row loss
-   — the retraining validation (:func:`retrain_removals`) checks the scale.
+   — the retraining validation
+   (:func:`nlpbias.studies.perturbation.retraining.retrain_removals`) checks the scale.
 3. The differential bias of ``k`` is ``ΔB_k = B(w) − B(w̃)`` with ``B`` the WEAT effect size on
    normalised vectors with the sample standard deviation (as Brunet et al.'s code). ``ΔB_k > 0``:
    removing ``k`` lowers the bias, i.e. ``k`` is *bias-increasing*.
@@ -38,24 +39,20 @@ import pandas as pd
 import scipy.linalg
 import scipy.sparse as sp
 
+from nlpbias.core.checks import check_number
 from nlpbias.core.progress import progress
-from nlpbias.studies.perturbation.cooccurrence import _doc_of_token
 from nlpbias.studies.perturbation.glove import (
     Corpus,
     GloVe,
-    cooccurrence,
     document_rows,
     glove_weight,
 )
 
 __all__ = [
     "WeatIndex",
-    "concentration",
-    "cumulative_share",
     "differential_bias",
     "effect_sizes",
     "predict_removals",
-    "retrain_removals",
     "weat_index",
 ]
 
@@ -183,7 +180,7 @@ def _check_model(model: GloVe, X: Any, corpus: Corpus) -> sp.csr_matrix:
         raise TypeError(
             "model must be a fitted nlpbias.studies.perturbation.glove.GloVe; call fit(X) first"
         )
-    X = model._check_fitted(X)
+    X = model.check_matrix(X)
     if len(corpus.vocab) != X.shape[0]:
         raise ValueError(
             f"corpus has {len(corpus.vocab)} words but X {X.shape[0]}; "
@@ -329,8 +326,7 @@ def differential_bias(
     """
     start = time.perf_counter()
     X = _check_model(model, X, corpus)
-    if isinstance(damping, bool) or not isinstance(damping, int | float) or damping < 0:
-        raise ValueError(f"damping must be a number >= 0, got {damping!r}")
+    check_number(damping, "damping", low=0.0)
     index = weat_index(wordset, corpus.vocab, lowercase=lowercase, max_missing=max_missing)
     chol = _factorise(model, X, index, float(damping))
     contrib = document_rows(corpus, index.rows, window=window, groups=groups)
@@ -364,7 +360,7 @@ def differential_bias(
 def _weat_tokens(corpus: Corpus, index: WeatIndex, groups: Any) -> np.ndarray:
     is_weat = np.zeros(len(corpus.vocab), dtype=bool)
     is_weat[index.rows] = True
-    doc_of = _doc_of_token(corpus)
+    doc_of = corpus.token_documents()
     per_doc = np.bincount(doc_of[is_weat[corpus.ids]], minlength=len(corpus))
     if groups is None:
         return per_doc
@@ -401,172 +397,3 @@ def predict_removals(
         )  # fmt: skip
         out[name] = float(table["delta_b"].iloc[0])
     return pd.Series(out, name="predicted", dtype=float).rename_axis("removed")
-
-
-def _refit(
-    corpus: Corpus,
-    removed: Sequence[int] | None,
-    rows: np.ndarray,
-    sets: tuple[np.ndarray, ...],
-    window: int,
-    params: Mapping[str, Any],
-    random_state: int,
-) -> tuple[float, float]:
-    """One sweep task: fit GloVe without ``removed``; return (effect size, fit seconds)."""
-    keep = np.arange(len(corpus))
-    if removed is not None:
-        keep = np.setdiff1d(keep, np.asarray(removed, dtype=np.int64))
-    X = cooccurrence(corpus, window=window, documents=keep, show_progress=False)
-    model = GloVe(random_state=int(random_state), **params).fit(X)
-    index = WeatIndex("", rows, sets, {}, {})
-    return effect_sizes(model.W_[rows], index), model.fit_time_
-
-
-def retrain_removals(
-    corpus: Corpus,
-    wordset: Any,
-    sets: Mapping[str, Sequence[int]],
-    *,
-    glove: Mapping[str, Any] | None = None,
-    seeds: Sequence[int] = (0,),
-    window: int = 8,
-    lowercase: bool = True,
-    max_missing: float = 0.2,
-    executor: str | Any = "serial",
-    n_jobs: int | None = None,
-    baselines: Mapping[int, float] | None = None,
-    show_progress: bool = True,
-) -> pd.DataFrame:
-    """Actual ``ΔB``: remove each set of documents, retrain GloVe from the same start, compare.
-
-    For each seed, GloVe is fitted to the full ``X`` and to ``X`` without each set (same
-    parameters and seed, hence the same initialisation); ``ΔB = B(full) − B(removed)``. The
-    matrix without a set is rebuilt from the remaining documents, so it holds exact zeros where
-    only removed documents contributed. The fits run through :func:`nlpbias.core.sweep.run_sweep`.
-
-    Parameters
-    ----------
-    corpus : Corpus
-    wordset : str, WordSet or Query
-    sets : mapping of name to document indices
-    glove : mapping, optional
-        Keyword arguments of :class:`GloVe` (``random_state`` comes from ``seeds``).
-    seeds : sequence of int, default (0,)
-    window : int, default 8
-    lowercase : bool, default True
-    max_missing : float, default 0.2
-    executor : {"serial", "process", "dask"} or executor object, default "serial"
-        Where the fits run (see :func:`nlpbias.core.sweep.run_sweep`).
-    n_jobs : int, optional
-        Processes of the ``"process"`` executor.
-    baselines : mapping of seed to float, optional
-        ``B`` of fits on all documents already made with these parameters (e.g. the model
-        being explained); those seeds' full fits are skipped.
-    show_progress : bool, default True
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (set, seed): ``removed``, ``seed``, ``n_documents``, ``B_full``,
-        ``B_removed``, ``actual`` (``B_full − B_removed``), ``fit_seconds``.
-
-    Examples
-    --------
-    >>> retrain_removals(corpus, "science_arts", {"top 10": top10}, seeds=[0, 1])  # doctest: +SKIP
-    """
-    from nlpbias.core.sweep import run_sweep
-
-    params = dict(glove or {})
-    params.pop("random_state", None)
-    params["show_progress"] = False
-    index = weat_index(wordset, corpus.vocab, lowercase=lowercase, max_missing=max_missing)
-    known = {int(k): (float(v), float("nan")) for k, v in (baselines or {}).items()}
-    jobs = [(int(s), None) for s in seeds if int(s) not in known]
-    jobs += [(int(s), name) for s in seeds for name in sets]
-    tasks = [
-        {
-            "corpus": corpus,
-            "removed": None if name is None else [int(k) for k in sets[name]],
-            "rows": index.rows,
-            "sets": index.sets,
-            "window": window,
-            "params": params,
-            "random_state": seed,
-        }
-        for seed, name in jobs
-    ]
-    results = run_sweep(
-        _refit, tasks, executor=executor, n_jobs=n_jobs, show_progress=show_progress,
-        desc="retrain GloVe",
-    )  # fmt: skip
-    fits = dict(zip(jobs, results, strict=True))
-    fits.update({(seed, None): value for seed, value in known.items()})
-    rows = []
-    for name, docs in sets.items():
-        for seed in seeds:
-            b_full, b_rem = fits[(int(seed), None)][0], fits[(int(seed), name)][0]
-            rows.append(
-                {
-                    "removed": name,
-                    "seed": int(seed),
-                    "n_documents": len(docs),
-                    "B_full": b_full,
-                    "B_removed": b_rem,
-                    "actual": b_full - b_rem,
-                    "fit_seconds": fits[(int(seed), name)][1],
-                }
-            )
-    return pd.DataFrame(rows)
-
-
-def cumulative_share(delta_b: Any) -> pd.DataFrame:
-    """Cumulative share of the total ``|ΔB|`` held by the top documents.
-
-    Documents are sorted by ``|ΔB|`` (largest first); row ``n`` gives the share of
-    ``Σ|ΔB|`` held by the top ``n + 1`` documents and their percentile rank.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``top_fraction`` (documents in the top, as a fraction of all), ``share``.
-
-    Raises
-    ------
-    ValueError
-        Empty input, a non-finite value, or ``ΔB = 0`` everywhere (no WEAT word occurs).
-
-    Examples
-    --------
-    >>> cumulative_share([4.0, -3.0, 1.0, 0.0])["share"].tolist()
-    [0.5, 0.875, 1.0, 1.0]
-    """
-    d = np.abs(np.asarray(delta_b, dtype=np.float64).reshape(-1))
-    if d.size == 0 or not np.isfinite(d).all():
-        raise ValueError("delta_b must be a non-empty array of finite values")
-    total = d.sum()
-    if total == 0:
-        raise ValueError("every ΔB is zero: no document contains a WEAT word; check the word set")
-    d = np.sort(d)[::-1]
-    n = np.arange(1, d.size + 1)
-    return pd.DataFrame({"top_fraction": n / d.size, "share": np.cumsum(d) / total})
-
-
-def concentration(delta_b: Any, *, tops: Sequence[float] = (0.01, 0.1)) -> pd.Series:
-    """Share of the total ``|ΔB|`` held by the top ``tops`` fractions of documents.
-
-    Seed 004 reports 48.8 % for the top 1 % and 92.2 % for the top 10 %.
-
-    Examples
-    --------
-    >>> concentration(np.r_[10.0, np.ones(99)], tops=[0.01]).round(3).tolist()
-    [0.092]
-    """
-    cum = cumulative_share(delta_b)
-    n = len(cum)
-    out = {}
-    for t in tops:
-        if not 0 < t <= 1:
-            raise ValueError(f"each of tops must lie in (0, 1], got {t}")
-        k = max(1, int(np.floor(t * n)))
-        out[f"top {100 * t:g}%"] = float(cum["share"].iloc[k - 1])
-    return pd.Series(out, name="share")

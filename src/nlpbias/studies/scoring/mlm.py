@@ -36,7 +36,6 @@ from nlpbias.core.progress import progress
 from nlpbias.models.encoders import load_mlm, resolve_device, resolve_model
 from nlpbias.studies.scoring.mlm_finetune import FineTuneResult, fine_tune_mlm
 from nlpbias.studies.scoring.mlm_training import (
-    _check_texts,
     batch_tensors,
     bf16_autocast,
     check_int,
@@ -51,6 +50,7 @@ from nlpbias.studies.scoring.mlm_training import (
     step_seed,
     texts_fingerprint,
 )
+from nlpbias.studies.scoring.mlm_training import nonempty_texts as _check_texts
 
 __all__ = [
     "DEFAULT_PROBES",

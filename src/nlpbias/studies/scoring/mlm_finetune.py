@@ -26,7 +26,6 @@ from nlpbias.core.cache import cache_dir
 from nlpbias.core.progress import progress
 from nlpbias.models.encoders import load_mlm, resolve_device, resolve_model
 from nlpbias.studies.scoring.mlm_training import (
-    _check_texts,
     batch_tensors,
     bf16_autocast,
     check_int,
@@ -41,6 +40,7 @@ from nlpbias.studies.scoring.mlm_training import (
     step_seed,
     texts_fingerprint,
 )
+from nlpbias.studies.scoring.mlm_training import nonempty_texts as _check_texts
 
 __all__ = ["FINETUNE_FILE", "FineTuneResult", "fine_tune_mlm"]
 

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from nlpbias.core import checks
 from nlpbias.core.progress import progress
 from nlpbias.models.torch_utils import pad_ids
 
@@ -38,6 +39,7 @@ __all__ = [
     "mask_tokens",
     "masked_accuracy",
     "masked_lm_loss",
+    "nonempty_texts",
     "pack_blocks",
     "seeded",
     "step_generator",
@@ -61,8 +63,14 @@ def texts_fingerprint(texts: Sequence[str]) -> str:
     return digest.hexdigest()[:16]
 
 
-def _check_texts(texts: object, name: str = "texts") -> list[str]:
-    """A list of the non-empty strings of ``texts`` (any iterable of str, not one str)."""
+def nonempty_texts(texts: object, name: str = "texts") -> list[str]:
+    """The non-blank strings of ``texts``, as a list: blank texts are dropped, not an error.
+
+    Unlike :func:`nlpbias.core.checks.check_texts`, which keeps every text, this drops the texts
+    that are empty or whitespace only (a post without words has nothing to mask). ``texts`` is any
+    iterable of ``str`` (not one string); a one-line TypeError otherwise, and a ValueError when no
+    text is left.
+    """
     if isinstance(texts, str | bytes) or not isinstance(texts, Iterable):
         raise TypeError(
             f"{name} must be a list of strings (one per post or document), "
@@ -94,10 +102,9 @@ def seeded(seed: int, device: torch.device | None = None) -> Iterator[None]:
 
 
 def check_int(value: object, name: str, minimum: int) -> int:
-    """``value`` if it is an int (not bool) >= ``minimum``, else a one-line ValueError."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return value
+    """:func:`nlpbias.core.checks.check_int` with ``minimum`` positional (as mlm and
+    mlm_finetune call it): ``value`` as an int >= ``minimum``, else a one-line ValueError."""
+    return checks.check_int(value, name, minimum=minimum)
 
 
 def lr_factor(step: int, *, start: int, warmup: int, total: int) -> float:
@@ -146,9 +153,8 @@ def pack_blocks(
     >>> pack_blocks(tok, ["a b", "c"], max_length=8)  # doctest: +SKIP
     [[101, 1037, 1038, 102, 1039, 102]]
     """
-    texts = _check_texts(texts)
-    if not isinstance(max_length, int) or max_length < 4:
-        raise ValueError(f"max_length must be an integer >= 4, got {max_length!r}")
+    texts = nonempty_texts(texts)
+    checks.check_int(max_length, "max_length", minimum=4)
     cls_id, sep_id = tokenizer.cls_token_id, tokenizer.sep_token_id
     if cls_id is None or sep_id is None:
         raise ValueError("the tokenizer has no [CLS]/[SEP] tokens; pass a BERT-style tokenizer")
@@ -216,8 +222,7 @@ def mask_tokens(
     labels : torch.Tensor
         The original id at selected positions, ``-100`` elsewhere.
     """
-    if not 0 < mlm_probability < 1:
-        raise ValueError(f"mlm_probability must be in (0, 1), got {mlm_probability!r}")
+    checks.check_fraction(mlm_probability, "mlm_probability")
     p_mask, p_random = replace_probabilities
     if p_mask < 0 or p_random < 0 or p_mask + p_random > 1:
         raise ValueError(
@@ -353,8 +358,7 @@ def masked_accuracy(
 
 def split_indices(n: int, *, val_fraction: float, random_state: int) -> tuple[np.ndarray, ...]:
     """Seeded train/validation split of ``range(n)`` (at least one item on each side)."""
-    if not 0 < val_fraction < 1:
-        raise ValueError(f"val_fraction must be in (0, 1), got {val_fraction!r}")
+    checks.check_fraction(val_fraction, "val_fraction")
     if n < 2:
         raise ValueError(f"need at least 2 texts to split into train and validation, got {n}")
     order = np.random.default_rng(random_state).permutation(n)

@@ -25,7 +25,8 @@ import yaml
 
 from nlpbias.core.paths import data_file
 from nlpbias.data.wordsets import load_wordset
-from nlpbias.studies.scoring.kurita import bootstrap_bias_ci, kurita_effect_size, kurita_scores
+from nlpbias.studies.scoring.effects import bootstrap_bias_ci, kurita_effect_size
+from nlpbias.studies.scoring.kurita import kurita_scores
 from nlpbias.studies.scoring.mlm import (
     FineTuneResult,
     StandInConfig,

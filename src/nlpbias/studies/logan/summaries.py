@@ -1,0 +1,174 @@
+"""LOGAN's summaries: BCR, BIR and the largest local gap; K-Means vs LOGAN (Table 4); ``lam``.
+
+All in *points* (``100 * gap``), as the paper reports them; a cluster counts only when it is
+eligible (enough members of both groups, see :class:`~nlpbias.studies.logan.estimator.LOGAN`).
+BCR / BIR: share of eligible clusters with ``|gap| >= threshold`` points, and share of the
+instances in eligible clusters that sit in those clusters (both in percent).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+
+from nlpbias.studies.logan.estimator import LOGAN, logan_or_default
+
+__all__ = ["compare_with_kmeans", "local_bias_summary", "select_lambda"]
+
+log = logging.getLogger(__name__)
+
+
+def local_bias_summary(report: pd.DataFrame, *, threshold: float = 5.0) -> dict[str, Any]:
+    """Global gap, largest local gap, BCR, BIR and mean |gap| of biased clusters (in points).
+
+    Parameters
+    ----------
+    report : pandas.DataFrame
+        :attr:`LOGAN.cluster_report_`.
+    threshold : float, default=5.0
+        A cluster is biased when ``|gap| >= threshold`` points (the paper's 5 %).
+
+    Returns
+    -------
+    dict
+        ``global_gap_pts, max_gap_pts`` (signed, of the cluster with the largest ``|gap|``),
+        ``max_abs_gap_pts, max_gap_cluster, n_clusters, n_eligible, n_biased, bcr_pct, bir_pct,
+        mean_abs_gap_biased_pts`` (None when no cluster is biased). Only eligible clusters count.
+
+    Examples
+    --------
+    >>> rep = pd.DataFrame({"size": [50, 50], "gap": [0.10, -0.02], "eligible": [True, True]})
+    >>> rep.attrs["global_gap"] = 0.01
+    >>> s = local_bias_summary(rep)
+    >>> s["bcr_pct"], s["max_gap_cluster"], round(s["mean_abs_gap_biased_pts"], 6)
+    (50.0, 0, 10.0)
+    """
+    missing = {"size", "gap", "eligible"} - set(report.columns)
+    if missing or "global_gap" not in report.attrs:
+        raise ValueError(
+            "report must be a LOGAN cluster_report_ (columns size, gap, eligible and "
+            "attrs['global_gap']); pass est.cluster_report_"
+        )
+    if not np.isfinite(threshold) or threshold < 0:
+        raise ValueError(f"threshold must be a finite number of points >= 0, got {threshold!r}")
+    elig = report[report["eligible"].astype(bool)]
+    if elig.empty:
+        raise ValueError(
+            "no cluster is eligible (enough members of both groups); lower min_group_size "
+            "or n_clusters"
+        )
+    pts = elig["gap"].to_numpy(float) * 100
+    biased = np.abs(pts) >= threshold - 1e-9
+    top = int(np.argmax(np.abs(pts)))
+    size = elig["size"].to_numpy(float)
+    return {
+        "global_gap_pts": 100 * float(report.attrs["global_gap"]),
+        "max_gap_pts": float(pts[top]),
+        "max_abs_gap_pts": float(abs(pts[top])),
+        "max_gap_cluster": int(elig["cluster"].iloc[top] if "cluster" in elig else elig.index[top]),
+        "n_clusters": len(report),
+        "n_eligible": len(elig),
+        "n_biased": int(biased.sum()),
+        "bcr_pct": 100 * float(biased.mean()),
+        "bir_pct": 100 * float(size[biased].sum() / size.sum()),
+        "mean_abs_gap_biased_pts": float(np.abs(pts[biased]).mean()) if biased.any() else None,
+    }
+
+
+def _row(est: LOGAN, threshold: float, kmeans_inertia: float) -> dict[str, Any]:
+    row = {"n_iter": est.n_iter_, "inertia": est.inertia_}
+    row["inertia_ratio"] = est.inertia_ / kmeans_inertia if kmeans_inertia else float("nan")
+    try:
+        row.update(local_bias_summary(est.cluster_report_, threshold=threshold))
+    except ValueError:
+        log.warning("lam=%g: no eligible cluster; its bias columns are NaN", est.lam)
+        row.update(n_clusters=est.n_clusters_, n_eligible=0, n_biased=0)
+    return row
+
+
+def compare_with_kmeans(
+    X: Any,
+    *,
+    y_true: Any,
+    y_pred_or_score: Any,
+    group: Any,
+    estimator: LOGAN | None = None,
+    threshold: float = 5.0,
+) -> pd.DataFrame:
+    """The paper's Table 4: K-Means (``lam=0``, same settings and init) vs LOGAN.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``["K-Means", "LOGAN"]``; columns ``lam, inertia, inertia_ratio`` (K-Means = 1)
+        and the keys of :func:`local_bias_summary`.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X, y, g = rng.normal(size=(200, 3)), rng.integers(0, 2, 200), np.tile([0, 1], 100)
+    >>> est = LOGAN(n_clusters=2, min_clusters=1, lam=1.0, random_state=0)
+    >>> t = compare_with_kmeans(X, y_true=y, y_pred_or_score=y, group=g, estimator=est)
+    >>> float(t.loc["K-Means", "inertia_ratio"])
+    1.0
+    """
+    est = logan_or_default(estimator)
+    fit = {"y_true": y_true, "y_pred_or_score": y_pred_or_score, "group": group}
+    km = clone(est).set_params(lam=0.0).fit(X, **fit)
+    lo = clone(est).fit(X, **fit)
+    rows = {
+        name: {"lam": e.lam, **_row(e, threshold, km.inertia_)}
+        for name, e in (("K-Means", km), ("LOGAN", lo))
+    }
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def select_lambda(
+    X: Any,
+    *,
+    y_true: Any,
+    y_pred_or_score: Any,
+    group: Any,
+    estimator: LOGAN | None = None,
+    grid: Iterable[float] = (1, 5, 10, 100),
+    threshold: float = 5.0,
+) -> tuple[float, pd.DataFrame]:
+    """Fit LOGAN for each ``lam`` in ``grid``; pick the one with the most biased clusters.
+
+    Ties go to the smaller ``lam`` (closest to K-Means). ``inertia_ratio`` is relative to
+    K-Means (``lam=0``) with the same settings, fitted once.
+
+    Returns
+    -------
+    best_lam : float
+    table : pandas.DataFrame
+        Index ``lam``; columns ``n_biased, bcr_pct, bir_pct, max_abs_gap_pts, inertia_ratio, ...``
+        (bias columns NaN for a ``lam`` with no eligible cluster; a warning is logged).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X, y, g = rng.normal(size=(200, 3)), rng.integers(0, 2, 200), np.tile([0, 1], 100)
+    >>> est = LOGAN(n_clusters=2, min_clusters=1, random_state=0)
+    >>> lam, table = select_lambda(X, y_true=y, y_pred_or_score=y, group=g, estimator=est)
+    >>> lam in (1, 5, 10, 100), list(table.index)
+    (True, [1.0, 5.0, 10.0, 100.0])
+    """
+    est = logan_or_default(estimator)
+    grid = [float(v) for v in grid]
+    if not grid or any(not np.isfinite(v) or v < 0 for v in grid):
+        raise ValueError(f"grid must be a non-empty list of numbers >= 0, got {grid!r}")
+    fit = {"y_true": y_true, "y_pred_or_score": y_pred_or_score, "group": group}
+    km = clone(est).set_params(lam=0.0).fit(X, **fit)
+    rows = {}
+    for lam in grid:
+        rows[lam] = _row(clone(est).set_params(lam=lam).fit(X, **fit), threshold, km.inertia_)
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "lam"
+    best = max(grid, key=lambda v: (table.loc[v, "n_biased"], -v))
+    return best, table

@@ -1,0 +1,90 @@
+"""Tests for nlpbias.studies.intrinsic_extrinsic.correlation: the scores frame, Spearman ρ per
+cell, and the word sets left out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from intrinsic_extrinsic_cases import fake_scores
+from scipy import stats
+
+from nlpbias.studies.intrinsic_extrinsic.correlation import (
+    correlations,
+    scores_frame,
+    skipped_table,
+)
+
+
+def test_correlations_use_the_right_points_and_match_scipy() -> None:
+    scores = fake_scores(np.random.default_rng(0))
+    corr = correlations(scores, n_resamples=999)
+    ext = corr[(corr.modset == "extracted") & (corr.wordset == "extracted")]
+    assert set(ext["n"]) == {9}  # the original + 8 embeddings modified with the extracted set
+    row = ext[(ext.intrinsic == "weat") & (ext.view == "winobias_type1") & (ext.metric == "f1")]
+    pts = scores[(scores.method == "original") | (scores.modset == "extracted")]
+    rho = stats.spearmanr(pts["intrinsic:extracted:weat"], pts["extrinsic:type1_f1"])
+    assert row["rho"].item() == pytest.approx(rho.statistic)
+    assert row["rho"].item() > 0.9 and row["pvalue"].item() < 0.01
+    # generic sets are only correlated over the original + WEAT-modified embeddings
+    assert set(corr[corr.modset == "weat"]["wordset"]) == {"weat6", "weat7", "weat8"}
+
+
+def test_a_word_set_missing_on_some_embedding_is_left_out_not_guessed() -> None:
+    scores = fake_scores(np.random.default_rng(2))
+    scores.loc[12, "intrinsic:weat7:weat"] = np.nan  # a WEAT-modified embedding lacks the words
+    corr = correlations(scores, n_resamples=99)
+    cell = corr[
+        (corr.wordset == "weat7")
+        & (corr.intrinsic == "weat")
+        & (corr.view == "winobias_type1")
+        & (corr.metric == "f1")
+    ]
+    # the embedding is dropped from this cell only: 8 of the 9 points remain
+    pts = scores[(scores.method == "original") | (scores.modset == "weat")].drop(index=12)
+    rho = stats.spearmanr(pts["intrinsic:weat7:weat"], pts["extrinsic:type1_f1"]).statistic
+    assert cell["n"].item() == 8 and cell["rho"].item() == pytest.approx(rho)
+    rnsb = corr[(corr.wordset == "weat7") & (corr.intrinsic == "rnsb")]
+    assert set(rnsb["n"]) == {9}
+    assert corr["rho"].notna().all()
+    # with too few points left, the cell is not reported at all
+    scores.loc[10:14, "intrinsic:weat7:weat"] = np.nan
+    few = correlations(scores, n_resamples=99)
+    assert not ((few.wordset == "weat7") & (few.intrinsic == "weat")).any()
+
+
+def test_skipped_table_counts_embeddings() -> None:
+    res = [
+        {"spec": {"id": "a"}, "skipped": [{"family": "f", "wordset": "weat7", "reason": "oov"}]},
+        {"spec": {"id": "b"}, "skipped": [{"family": "f", "wordset": "weat7", "reason": "oov"}]},
+        {"spec": {"id": "c"}, "skipped": []},
+    ]
+    t = skipped_table(res)
+    assert t.to_dict("records") == [
+        {"family": "f", "wordset": "weat7", "embeddings": 2, "reason": "oov"}
+    ]
+    assert skipped_table(res[2:]).empty
+
+
+def test_scores_frame_keeps_an_embedding_whose_word_sets_were_all_skipped() -> None:
+    ext = [{"seed": s, "metric": "type1_f1", "value": v} for s, v in [(0, 0.2), (1, 0.4)]]
+    res = [
+        {
+            "spec": {"id": "a", "method": "original", "families": ["coref", "hsd_gender"]},
+            "intrinsic": [{"family": "coref", "wordset": "weat6", "metric": "weat", "value": 0.5}],
+            "extrinsic": ext,
+        },
+        {
+            "spec": {"id": "b", "method": "balance", "family": "coref"},
+            "intrinsic": [],  # every evaluation word set out of vocabulary
+            "extrinsic": ext,
+        },
+    ]
+    frame = scores_frame(res)
+    assert frame[["id", "family"]].values.tolist() == [
+        ["a", "coref"],
+        ["a", "hsd_gender"],
+        ["b", "coref"],
+    ]
+    assert frame["extrinsic:type1_f1"].tolist() == pytest.approx([0.3, 0.3, 0.3])
+    assert frame.loc[0, "intrinsic:weat6:weat"] == 0.5
+    assert frame.loc[1:, "intrinsic:weat6:weat"].isna().all()

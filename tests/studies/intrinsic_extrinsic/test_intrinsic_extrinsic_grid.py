@@ -1,0 +1,47 @@
+"""Tests for nlpbias.studies.intrinsic_extrinsic.grid and .families: the embedding grid and the
+merged word sets."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from nlpbias.studies.intrinsic_extrinsic.families import merged_wordset
+from nlpbias.studies.intrinsic_extrinsic.grid import embedding_grid
+
+
+def test_full_grid_has_the_papers_45_embeddings_per_group() -> None:
+    grid = embedding_grid()
+    ids = [g["id"] for g in grid]
+    assert len(ids) == len(set(ids))
+    originals = [g for g in grid if g["method"] == "original"]
+    assert {(g["corpus"], g["algorithm"]) for g in originals} == {
+        (c, a) for c in ("gutenberg", "tweets") for a in ("word2vec", "fasttext")
+    }
+    per_group = pd.DataFrame([g for g in grid if g["method"] != "original"])
+    counts = per_group.groupby(["family", "algorithm", "modset"]).size()
+    assert len(counts) == 3 * 2 * 2 and (counts == 20 + 24).all()  # + the original = 45
+
+
+def test_grid_validation() -> None:
+    with pytest.raises(ValueError, match="unknown or no families"):
+        embedding_grid(families=["ner"])
+    with pytest.raises(ValueError, match="unknown grid values"):
+        embedding_grid(algorithms=["glove"])
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        embedding_grid(balance_p=[1.5])
+    with pytest.raises(ValueError, match="keys delta_sim"):
+        embedding_grid(attract_repel={"delta_sim": [1]})
+
+
+def test_merged_wordset_is_the_role_wise_union() -> None:
+    q = merged_wordset(["kato_weat6", "kato_weat7", "kato_weat8"])
+    from nlpbias.data.wordsets import load_wordset
+    from nlpbias.metrics.query import as_query
+
+    parts = [as_query(load_wordset(f"kato_weat{i}")) for i in (6, 7, 8)]
+    for role in ("targets", "attributes"):
+        for i in range(2):
+            expected = {w for p in parts for w in getattr(p, role)[i]}
+            got = getattr(q, role)[i]
+            assert set(got) == expected and len(got) == len(expected)
