@@ -193,7 +193,7 @@ def _evaluation_sets(family: Family, modset: str | None) -> dict[str, str]:
 @cached
 def _corpus_sentences(spec: str, max_docs: int | None, split: bool) -> list[list[str]]:
     from nlpbias.core import text
-    from nlpbias.models.training import iter_corpus
+    from nlpbias.data.training_corpora import iter_corpus
 
     return text.sentences(iter_corpus(spec, max_docs=max_docs), lowercase=True, split=split)
 
@@ -201,7 +201,7 @@ def _corpus_sentences(spec: str, max_docs: int | None, split: bool) -> list[list
 def corpus_for(corpus: str, *, max_docs: int | None = None) -> list[list[str]]:
     """Token lists of a corpus of the study, lower-cased (cached).
 
-    Any name of :data:`nlpbias.models.training.CORPORA`: ``"gutenberg"`` (part 1 of the
+    Any name of :data:`nlpbias.data.training_corpora.CORPORA`: ``"gutenberg"`` (part 1 of the
     Gutenberg subset) and ``"wiki_summaries"`` give one token list per **sentence** (the paper
     splits Wikipedia into sentences so that balancing can drop single sentences); ``"tweets"``
     gives one token list per tweet (the paper: "we regard a tweet as a sentence"). ``max_docs``
@@ -214,7 +214,7 @@ def corpus_for(corpus: str, *, max_docs: int | None = None) -> list[list[str]]:
     >>> all(isinstance(t, str) for s in sents for t in s), len(sents) > 2
     (True, True)
     """
-    from nlpbias.models.training import resolve_corpus
+    from nlpbias.data.training_corpora import resolve_corpus
 
     spec = resolve_corpus(corpus)
     return _corpus_sentences(spec, max_docs, not spec.startswith("tweets"))
@@ -528,6 +528,8 @@ _CODE = (
     "models/cnn_network.py",
     "models/linear.py",
     "models/training.py",
+    "models/gensim_training.py",
+    "data/training_corpora.py",
     "studies/intrinsic_extrinsic/attract_repel.py",
     "studies/intrinsic_extrinsic/balancing.py",
     "metrics/intrinsic.py",
