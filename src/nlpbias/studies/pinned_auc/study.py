@@ -35,7 +35,8 @@ from nlpbias.core.cache import cached
 from nlpbias.core.progress import progress as progress_bar
 from nlpbias.core.repro import rng as _rng
 from nlpbias.data.splits import stratified_split
-from nlpbias.studies.pinned_auc.metrics import UndefinedMetricWarning, bias_report, eer_threshold
+from nlpbias.studies.pinned_auc.metrics import UndefinedMetricWarning, bias_report
+from nlpbias.studies.pinned_auc.roc import eer_threshold
 
 __all__ = [
     "FAMILIES",
