@@ -533,7 +533,9 @@ _CODE = (
     "studies/intrinsic_extrinsic/attract_repel.py",
     "studies/intrinsic_extrinsic/balancing.py",
     "metrics/intrinsic.py",
+    "metrics/weat_vectors.py",
     "metrics/rnsb.py",
+    "metrics/rnsb_vectors.py",
     "metrics/query.py",
     "studies/intrinsic_extrinsic/synthetic_coref.py",
 )
