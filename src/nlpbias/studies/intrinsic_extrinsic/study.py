@@ -523,6 +523,7 @@ _CODE = (
     "studies/intrinsic_extrinsic/hsd.py",
     "models/kim.py",
     "models/classifiers.py",
+    "models/cnn.py",
     "models/torch_utils.py",
     "core/checks.py",
     "models/cnn_network.py",
