@@ -144,7 +144,7 @@ def toxicity_frames(
 
 
 def _registry_loaders() -> dict:
-    from nlpbias.data import coref, corpora, toxicity
+    from nlpbias.data import coref, corpora, dixon, toxicity
 
     def personal():
         return {
@@ -156,11 +156,11 @@ def _registry_loaders() -> dict:
     return {
         "davidson2017": lambda: {"tweets": toxicity.load_davidson()},
         "dixon2018": lambda: {
-            "templates": toxicity.load_dixon_templates(),
-            "wiki talk test": toxicity.load_dixon_wiki_test(),
-            "wiki talk test (fuzzed)": toxicity.load_dixon_wiki_test(fuzzed=True),
-            "mitigation pool": toxicity.load_dixon_pool("debias"),
-            "random pool": toxicity.load_dixon_pool("random"),
+            "templates": dixon.load_dixon_templates(),
+            "wiki talk test": dixon.load_dixon_wiki_test(),
+            "wiki talk test (fuzzed)": dixon.load_dixon_wiki_test(fuzzed=True),
+            "mitigation pool": dixon.load_dixon_pool("debias"),
+            "random pool": dixon.load_dixon_pool("random"),
         },
         "mlma_hate_speech": lambda: {"tweets": toxicity.load_mlma()},
         "winobias": lambda: {

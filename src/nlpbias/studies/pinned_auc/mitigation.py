@@ -224,7 +224,7 @@ def balance_by_length(
         Training texts with a bool (or 0/1) label, e.g. :func:`nlpbias.data.toxicity.load_davidson`.
     pool : DataFrame
         Candidate texts assumed non-toxic, e.g. the ``train`` split of
-        :func:`nlpbias.data.toxicity.load_dixon_pool`. If it has the label column, no row may be
+        :func:`nlpbias.data.dixon.load_dixon_pool`. If it has the label column, no row may be
         toxic.
     terms : sequence of str
         Identity terms, in the order they draw from the pool.
