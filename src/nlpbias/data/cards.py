@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from nlpbias.data.describe import _check_frame, _labels, text_lengths
+from nlpbias.data.describe import text_lengths
+from nlpbias.data.frames import as_labels, check_frame
 
 __all__ = [
     "CORPUS_DATASETS",
@@ -100,7 +101,7 @@ def stack_frames(
         raise ValueError(f"max_rows must be None or a positive integer, got {max_rows!r}")
     out = []
     for key, df in frames.items():
-        df = _check_frame(df, list(columns or []), f"stack_frames[{key!r}]")
+        df = check_frame(df, list(columns or []), f"stack_frames[{key!r}]")
         if max_rows is not None and len(df) > max_rows:
             df = df.sample(n=max_rows, random_state=random_state).sort_index()
         df = df[list(columns)] if columns is not None else df
@@ -243,7 +244,7 @@ def parts_table(parts: Parts, *, label: str = "toxic") -> pd.DataFrame:
     for name, group in parts.items():
         for part, df in group.items():
             labelled = isinstance(df, pd.DataFrame) and label in df.columns and len(df)
-            n_toxic = int(_labels(df[label]).sum()) if labelled else pd.NA
+            n_toxic = int(as_labels(df[label]).sum()) if labelled else pd.NA
             share = n_toxic / len(df) if labelled else pd.NA
             rows.append((name, part, len(df), n_toxic, share))
     out = pd.DataFrame(rows, columns=["dataset", "part", "rows", "n_toxic", "toxic_share"])

@@ -48,7 +48,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from nlpbias.data.describe import _check_frame, _labels, _terms, _texts, identity_term_frequencies
+from nlpbias.data.describe import identity_term_frequencies
+from nlpbias.data.frames import as_labels, as_terms, as_texts, check_frame
 from nlpbias.data.identity import term_mask
 
 __all__ = [
@@ -122,25 +123,25 @@ def _check_n_buckets(n_buckets: object) -> int:
 def _pool_texts(pool: object, text: str, label: str, what: str) -> pd.Series:
     if isinstance(pool, pd.DataFrame) and pool.empty:
         raise ValueError(f"{what}: the pool is empty; pass a frame of candidate texts to add")
-    pool = _check_frame(pool, [text], f"{what}: pool")
-    if label in pool.columns and _labels(pool[label]).any():
-        n = int(_labels(pool[label]).sum())
+    pool = check_frame(pool, [text], f"{what}: pool")
+    if label in pool.columns and as_labels(pool[label]).any():
+        n = int(as_labels(pool[label]).sum())
         raise ValueError(
             f"{what}: {n} pool rows are labelled toxic in {label!r}; the pool must hold "
             "non-toxic texts only, drop those rows first"
         )
-    return _texts(pool[text])
+    return as_texts(pool[text])
 
 
 def _train(train: object, text: str, label: str, what: str) -> tuple[pd.Series, np.ndarray]:
-    train = _check_frame(train, [text, label], f"{what}: train")
-    y = _labels(train[label]).to_numpy(dtype=bool)
+    train = check_frame(train, [text, label], f"{what}: train")
+    y = as_labels(train[label]).to_numpy(dtype=bool)
     if not y.any():
         raise ValueError(
             f"{what}: train has no toxic rows in {label!r}, so no term can be over-represented; "
             "pass training data with toxic rows"
         )
-    return _texts(train[text]), y
+    return as_texts(train[text]), y
 
 
 # --------------------------------------------------------------------------- buckets
@@ -251,7 +252,7 @@ def balance_by_length(
     what = "balance_by_length"
     train_text, y = _train(train, text, label, what)
     pool_text = _pool_texts(pool, text, label, what)
-    terms = _terms(terms)
+    terms = as_terms(terms)
     b_train, edges = length_buckets(train_text.str.len(), n_buckets=n_buckets)
     b_pool, _ = length_buckets(pool_text.str.len(), edges=edges)
     k = len(edges) - 1
@@ -358,7 +359,7 @@ def random_control(
         n_buckets, counts, edges = res.n_buckets, res.added_per_bucket, res.edges
     else:
         counts, edges = added_per_bucket, None
-    train_text = _texts(_check_frame(train, [text], f"{what}: train")[text])
+    train_text = as_texts(check_frame(train, [text], f"{what}: train")[text])
     _, train_edges = length_buckets(train_text.str.len(), n_buckets=n_buckets)
     if edges is not None and not np.array_equal(edges, train_edges):
         raise ValueError(
@@ -439,7 +440,7 @@ def augment(
     """
     if isinstance(added, BalanceResult):
         added = added.added
-    train = _check_frame(train, [text, label], "augment: train")
+    train = check_frame(train, [text, label], "augment: train")
     if not isinstance(added, pd.DataFrame):
         raise TypeError(f"augment: added must be a DataFrame, got {type(added).__name__}")
     missing = [c for c in (text, label, "source") if c not in added.columns]
@@ -447,15 +448,15 @@ def augment(
         raise KeyError(f"augment: added lacks column(s) {missing} (has {list(added.columns)})")
     parts = [
         pd.DataFrame(
-            {text: _texts(train[text]).to_numpy(), label: _labels(train[label]).to_numpy()}
+            {text: as_texts(train[text]).to_numpy(), label: as_labels(train[label]).to_numpy()}
         ).assign(source="train")
     ]
     if len(added):
         parts.append(
             pd.DataFrame(
                 {
-                    text: _texts(added[text]).to_numpy(),
-                    label: _labels(added[label]).to_numpy(),
+                    text: as_texts(added[text]).to_numpy(),
+                    label: as_labels(added[label]).to_numpy(),
                     "source": added["source"].to_numpy(),
                 }
             )
