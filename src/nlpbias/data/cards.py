@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from nlpbias.core.checks import check_bool
 from nlpbias.data.describe import text_lengths
 from nlpbias.data.frames import as_labels, check_frame
 
@@ -205,8 +206,7 @@ def reachable_parts(
     """
     from nlpbias.data import corpora, list_datasets, synthetic
 
-    if not isinstance(use_data_home, bool):
-        raise TypeError(f"use_data_home must be True or False, got {use_data_home!r}")
+    check_bool(use_data_home, "use_data_home")
     parts: dict[str, dict[str, Part]] = {}
     if use_data_home:
         available = list_datasets().set_index("name")["available"]

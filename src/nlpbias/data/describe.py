@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from nlpbias.core.checks import check_choice, check_int
 from nlpbias.data.frames import as_labels, as_terms, as_texts, check_frame, grouped
 
 __all__ = [
@@ -210,8 +211,7 @@ def text_lengths(
     >>> text_lengths(pd.Series(["a b", "abc d e"]), unit="tokens")["length"].tolist()
     [2, 3]
     """
-    if unit not in ("chars", "tokens"):
-        raise ValueError(f"unit must be 'chars' or 'tokens', got {unit!r}")
+    check_choice(unit, "unit", ["chars", "tokens"])
     if isinstance(data, pd.Series):
         data, label, by = data.rename(text).to_frame(), None, None
     df = check_frame(data, [text, label, by], "text_lengths")
@@ -305,8 +305,7 @@ def toxicity_by_length(
     [1.0, 0.0]
     """
     df = check_frame(df, [text, label, by], "toxicity_by_length")
-    if isinstance(n_buckets, bool) or not isinstance(n_buckets, int | np.integer) or n_buckets < 1:
-        raise ValueError(f"n_buckets must be a positive integer, got {n_buckets!r}")
+    check_int(n_buckets, "n_buckets", minimum=1)
     terms = as_terms(terms) if terms is not None else []
     columns = ["subset", "bucket", "length_min", "length_max", "bucket_label", "n", "n_toxic"]
     columns += ["toxic_share"]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from nlpbias.core.checks import check_choice, check_number
+from nlpbias.core.checks import check_bool, check_choice, check_number
 from nlpbias.data.file_checks import as_bool_column, check_columns
 from nlpbias.data.store import resolve as _resolve
 
@@ -95,8 +95,7 @@ def load_dixon_wiki_test(*, fuzzed: bool = False, path: str | Path | None = None
     >>> int(df["toxic"].sum())  # doctest: +SKIP
     248
     """
-    if not isinstance(fuzzed, bool):
-        raise TypeError(f"fuzzed must be True or False, got {fuzzed!r}")
+    check_bool(fuzzed, "fuzzed")
     name = "toxicity_fuzzed_testset.csv" if fuzzed else "toxicity_nonfuzzed_testset.csv"
     src = _resolve("dixon2018", name, path)
     raw = pd.read_csv(src, keep_default_na=False)

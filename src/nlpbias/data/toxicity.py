@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from nlpbias.core.checks import check_number
+from nlpbias.core.checks import check_bool, check_number
 from nlpbias.data.file_checks import check_columns, check_text_present
 from nlpbias.data.store import resolve as _resolve
 
@@ -149,8 +149,7 @@ def load_mlma(*, with_stop_words: bool = True, path: str | Path | None = None) -
     >>> int((~df["toxic"]).sum())  # doctest: +SKIP
     661
     """
-    if not isinstance(with_stop_words, bool):
-        raise TypeError(f"with_stop_words must be True or False, got {with_stop_words!r}")
+    check_bool(with_stop_words, "with_stop_words")
     name = "en_dataset_with_stop_words.csv" if with_stop_words else "en_dataset.csv"
     src = _resolve("mlma_hate_speech", name, path)
     raw = pd.read_csv(src, keep_default_na=False)

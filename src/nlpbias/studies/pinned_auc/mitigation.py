@@ -48,6 +48,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from nlpbias.core.checks import check_int
 from nlpbias.data.describe import identity_term_frequencies
 from nlpbias.data.frames import as_labels, as_terms, as_texts, check_frame
 from nlpbias.data.identity import term_mask
@@ -112,12 +113,6 @@ class BalanceResult:
 
 
 # --------------------------------------------------------------------------- checks
-
-
-def _check_n_buckets(n_buckets: object) -> int:
-    if isinstance(n_buckets, bool) or not isinstance(n_buckets, int | np.integer) or n_buckets < 1:
-        raise ValueError(f"n_buckets must be a positive integer, got {n_buckets!r}")
-    return int(n_buckets)
 
 
 def _pool_texts(pool: object, text: str, label: str, what: str) -> pd.Series:
@@ -186,7 +181,7 @@ def length_buckets(
     if x.ndim != 1 or x.size == 0 or not np.isfinite(x).all():
         raise ValueError("lengths must be a non-empty 1-D sequence of finite numbers")
     if edges is None:
-        n_buckets = _check_n_buckets(n_buckets)
+        n_buckets = check_int(n_buckets, "n_buckets", minimum=1)
         edges = np.unique(np.quantile(x, np.linspace(0.0, 1.0, n_buckets + 1)))
         if edges.size == 1:  # all lengths equal: one bucket
             edges = np.repeat(edges, 2)
