@@ -41,7 +41,7 @@ DEVICE_PARAMS = _public_callables_with_a_device_parameter()
 def test_the_torch_trainers_are_all_found() -> None:
     expected = {
         "nlpbias.studies.intrinsic_extrinsic.attract_repel.attract_repel",
-        "nlpbias.models.classifiers.CNNTextClassifier",
+        "nlpbias.models.cnn.CNNTextClassifier",
         "nlpbias.models.kim.KimCNNClassifier",
         "nlpbias.studies.logan.frozen.FrozenEncoderClassifier",
         "nlpbias.studies.logan.finetune.FineTunedEncoderClassifier",

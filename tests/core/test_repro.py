@@ -34,11 +34,9 @@ def test_seed_everything_repeats_all_generators():
         assert a != b
 
 
-@pytest.mark.parametrize(
-    ("seed", "error"), [(-1, ValueError), (2**32, ValueError), (1.5, TypeError), (True, TypeError)]
-)
-def test_seed_everything_rejects_bad_seeds(seed, error):
-    with pytest.raises(error, match="seed must be"):
+@pytest.mark.parametrize("seed", [-1, 2**32, 1.5, True])
+def test_seed_everything_rejects_bad_seeds(seed):
+    with pytest.raises(ValueError, match=r"seed must be an integer in \[0, 4294967295\]"):
         seed_everything(seed)
 
 

@@ -47,8 +47,8 @@ def test_iter_gutenberg_reads_plain_text(tmp_path: Path) -> None:
         ({"parts": (4,)}, ValueError, r"each of parts must be one of \[1, 2, 3\], got 4"),
         ({"parts": ()}, ValueError, "at least one"),
         ({"parts": (True,)}, ValueError, "got True"),
-        ({"max_paragraphs": 0}, ValueError, "positive int"),
-        ({"max_paragraphs": 2.5}, TypeError, "positive int"),
+        ({"max_paragraphs": 0}, ValueError, "max_paragraphs must be an integer >= 1"),
+        ({"max_paragraphs": 2.5}, ValueError, "max_paragraphs must be an integer >= 1"),
     ],
 )
 def test_iter_gutenberg_validates(kwargs: dict, exc: type, match: str) -> None:

@@ -83,14 +83,14 @@ def test_filler_words_are_not_identity_terms() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"n": 0}, ValueError, "positive integer"),
-        ({"n": 2.5}, ValueError, "positive integer"),
+        ({"n": 0}, ValueError, "n must be an integer >= 1"),
+        ({"n": 2.5}, ValueError, "n must be an integer >= 1"),
         ({"terms": "gay"}, TypeError, "single string"),
         ({"terms": ["gay", "gay"]}, ValueError, "duplicates"),
         ({"terms": []}, ValueError, "non-empty"),
         ({"planted": {"queer": 0.5}}, ValueError, "not in terms"),
         ({"planted": {"gay": 1.5}}, ValueError, r"\[0, 1\]"),
-        ({"base_rate": "high"}, TypeError, "number"),
+        ({"base_rate": "high"}, ValueError, "base_rate must be a number in"),
         ({"terms": ["the"], "planted": {}}, ValueError, "filler"),
         ({"mean_tokens": (2, 10)}, ValueError, "mean_tokens"),
     ],

@@ -189,7 +189,7 @@ def test_shared_word_sums_loadings():
         ({"dim": 2.5}, ValueError, "dim"),
         ({"wordsets": [GENDER, FLOWERS, GENDER], "dim": 2}, ValueError, "raise dim"),
         ({"noise": 0}, ValueError, "noise"),
-        ({"noise": "1"}, TypeError, "noise"),
+        ({"noise": "1"}, ValueError, "noise must be a number in (0, inf)"),
         ({"extra_words": -1}, ValueError, "extra_words"),
         ({"extra_words": ["he"]}, ValueError, "repeats words"),
         ({"extra_words": ["a", "a"]}, ValueError, "duplicate"),

@@ -1,4 +1,4 @@
-"""Tests for nlpbias.metrics.intrinsic (WEAT) against hand computation, brute force and WEFE."""
+"""Tests for nlpbias.metrics.intrinsic and .weat_vectors (WEAT): by hand, brute force and WEFE."""
 
 from __future__ import annotations
 
@@ -10,15 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from nlpbias.metrics import intrinsic
-from nlpbias.metrics.intrinsic import (
-    association,
-    weat,
-    weat_effect_size,
-    weat_statistic,
-    weat_table,
-)
+from nlpbias.metrics import weat_vectors
+from nlpbias.metrics.intrinsic import weat, weat_table
 from nlpbias.metrics.query import OutOfVocabularyError, Query
+from nlpbias.metrics.weat_vectors import association, weat_effect_size, weat_statistic
 
 # ---------------------------------------------------------------- the hand-computed 3-d example
 # A1 = {a=[1,0,0], b=[0,0,1]},  A2 = {c=[0,1,0]}
@@ -190,14 +185,14 @@ def test_random_splits_are_true_permutations():
     # With s = powers of two, a sum over k distinct words has exactly k bits set; draws with
     # replacement (WEFE's rng.choice) would repeat words and break this.
     s = 2.0 ** np.arange(12)
-    sums = intrinsic._random_subset_sums(s, 5, 3000, np.random.default_rng(0))
+    sums = weat_vectors._random_subset_sums(s, 5, 3000, np.random.default_rng(0))
     assert all(bin(int(v)).count("1") == 5 for v in sums)
     assert len(set(sums.tolist())) > 500  # and they vary
 
 
 def test_subset_sums_enumerates_every_subset_once():
     s = 2.0 ** np.arange(9)
-    sums = intrinsic._subset_sums(s, 4)
+    sums = weat_vectors._subset_sums(s, 4)
     expected = sorted(sum(2**i for i in c) for c in itertools.combinations(range(9), 4))
     assert sorted(sums.astype(int).tolist()) == expected
 
@@ -240,7 +235,7 @@ def test_bootstrap_statistic_equals_naive_recomputation(monkeypatch):
         captured["data"] = data
         return (0.0, 0.0)
 
-    monkeypatch.setattr(intrinsic, "bootstrap_ci", fake_bootstrap_ci)
+    monkeypatch.setattr(weat_vectors, "bootstrap_ci", fake_bootstrap_ci)
     weat(q, emb, ddof=0, n_bootstrap=10)
     stat = captured["statistic"]
     rng = np.random.default_rng(0)
@@ -411,7 +406,8 @@ def test_undefined_effect_size_raises(one_line):
 
 
 def test_word_associations_keep_every_found_word_with_its_score() -> None:
-    from nlpbias.metrics.intrinsic import association, word_associations
+    from nlpbias.metrics.intrinsic import word_associations
+    from nlpbias.metrics.weat_vectors import association
 
     emb = {"a": [1, 0.1], "b": [0.9, 0], "c": [0.1, 1], "x": [1, 0], "y": [0, 1]}
     # T2 lost 'zz'; weat() would drop a T1 word to balance, word_associations must not

@@ -1,4 +1,4 @@
-"""Tests for nlpbias.metrics.rnsb: hand-derived values, symmetries, determinism, errors, WEFE."""
+"""Tests for metrics.rnsb and .rnsb_vectors: by hand, symmetries, determinism, errors, WEFE."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 from scipy.optimize import brentq
 
 from nlpbias.metrics.query import Query
-from nlpbias.metrics.rnsb import RNSBResult, rnsb, rnsb_kl, rnsb_signed, rnsb_table
+from nlpbias.metrics.rnsb import rnsb, rnsb_table
+from nlpbias.metrics.rnsb_vectors import RNSBResult, rnsb_kl, rnsb_signed
 
 
 def _sigmoid(z: float) -> float:
@@ -243,9 +244,9 @@ def test_labels_and_summary():
         ({"A1": np.ones(2)}, ValueError, "2-D array"),
         ({"A1": np.array([[np.nan, 1.0]])}, ValueError, "NaN"),
         ({"T1": [["x", "y"]]}, TypeError, "numeric array"),
-        ({"n_runs": 0}, ValueError, "n_runs must be >= 1"),
-        ({"n_runs": 2.5}, TypeError, "n_runs must be an integer"),
-        ({"holdout": 1.0}, ValueError, "holdout must be a fraction"),
+        ({"n_runs": 0}, ValueError, "n_runs must be an integer >= 1"),
+        ({"n_runs": 2.5}, ValueError, "n_runs must be an integer >= 1"),
+        ({"holdout": 1.0}, ValueError, "holdout must be a number in [0, 1)"),
         ({"holdout": 0.9}, ValueError, "leaves no training word"),
         ({"holdout": 0.05}, ValueError, "holds out no attribute word"),
         ({"target_words": (["a"], ["b"])}, ValueError, "target_words for 'T1'"),
@@ -426,9 +427,9 @@ def test_wrapper_oov_and_lowercase(gender_query, one_line):
 @pytest.mark.parametrize(
     ("kwargs", "exc", "fragment"),
     [
-        ({"variant": "KL"}, ValueError, "variant must be one of signed, kl, kl_sets"),
-        ({"n_runs": 0}, ValueError, "n_runs must be >= 1"),
-        ({"holdout": -0.1}, ValueError, "holdout must be a fraction"),
+        ({"variant": "KL"}, ValueError, "variant must be one of ['signed', 'kl', 'kl_sets']"),
+        ({"n_runs": 0}, ValueError, "n_runs must be an integer >= 1"),
+        ({"holdout": -0.1}, ValueError, "holdout must be a number in [0, 1)"),
     ],
 )
 def test_wrapper_errors(gender_query, kwargs, exc, fragment, one_line):

@@ -211,7 +211,7 @@ def test_bootstrap_all_nan_raises(one_line):
     [
         ({"n_resamples": 0}, ValueError),
         ({"confidence_level": 1.0}, ValueError),
-        ({"confidence_level": "95%"}, TypeError),
+        ({"confidence_level": "95%"}, ValueError),
         ({"vectorized": True}, ValueError),  # np.mean over all of a batch returns a scalar
     ],
 )

@@ -1,4 +1,4 @@
-"""Tests for nlpbias.models.classifiers (tiny data, tiny networks: each test takes ~1 s)."""
+"""Tests for models.cnn, .cnn_network and .classifiers (tiny data and networks: ~1 s each)."""
 
 from __future__ import annotations
 
@@ -14,14 +14,9 @@ from sklearn.exceptions import NotFittedError
 from sklearn.metrics import roc_auc_score
 from sklearn.pipeline import Pipeline
 
-from nlpbias.models.classifiers import (
-    PAD,
-    UNK,
-    CNNTextClassifier,
-    _epoch_batches,
-    linear_baseline,
-    make_classifier,
-)
+from nlpbias.models.classifiers import linear_baseline, make_classifier
+from nlpbias.models.cnn import PAD, UNK, CNNTextClassifier
+from nlpbias.models.cnn_network import epoch_batches
 
 TOXIC = ["idiot", "moron", "stupid", "trash"]
 NICE = ["lovely", "kind", "great", "nice"]
@@ -278,7 +273,7 @@ def test_linear_baseline_learns_and_factory_builds_both(data, one_line):
     assert make_classifier("linear", max_features=7).named_steps["tfidf"].max_features == 7
     with pytest.raises(ValueError) as err:
         make_classifier("svm")
-    assert "'cnn', 'kim' or 'linear'" in one_line(err)
+    assert "kind must be one of ['cnn', 'kim', 'linear']" in one_line(err)
     with pytest.raises(ValueError) as err:
         linear_baseline(C=0)
     assert "C must be" in one_line(err)
@@ -295,7 +290,7 @@ def test_epoch_batches_cover_every_training_row_once_per_epoch(bucket):
     lengths = np.random.default_rng(0).integers(0, 30, size=21)
     gen = seeded()
     epochs = [
-        _epoch_batches(
+        epoch_batches(
             indices, lengths, batch_size=3, generator=gen, bucket_by_length=bucket, chunk_batches=2
         )
         for _ in range(3)
@@ -304,7 +299,7 @@ def test_epoch_batches_cover_every_training_row_once_per_epoch(bucket):
         assert sorted(np.concatenate(batches).tolist()) == sorted(indices.tolist())
         assert sorted(len(b) for b in batches) == [2, 3, 3, 3]  # 11 rows: one short batch
     assert [b.tolist() for b in epochs[0]] != [b.tolist() for b in epochs[1]]  # reshuffled
-    again = _epoch_batches(
+    again = epoch_batches(
         indices, lengths, batch_size=3, generator=seeded(), bucket_by_length=bucket, chunk_batches=2
     )
     assert [b.tolist() for b in again] == [b.tolist() for b in epochs[0]]  # seeded
@@ -312,14 +307,14 @@ def test_epoch_batches_cover_every_training_row_once_per_epoch(bucket):
 
 def test_epoch_batches_without_bucketing_are_the_plain_shuffled_slices():
     indices = np.arange(10, 30)
-    batches = _epoch_batches(indices, np.ones(30, dtype=int), batch_size=6, generator=seeded(4))
+    batches = epoch_batches(indices, np.ones(30, dtype=int), batch_size=6, generator=seeded(4))
     perm = indices[torch.randperm(20, generator=seeded(4)).numpy()]  # the loop before bucketing
     assert [b.tolist() for b in batches] == [perm[i : i + 6].tolist() for i in range(0, 20, 6)]
 
 
 def test_epoch_batches_sort_each_chunk_by_length_then_shuffle_the_batches():
     lengths = np.arange(100, 0, -1)  # all distinct, so each chunk's batches are determined
-    batches = _epoch_batches(
+    batches = epoch_batches(
         np.arange(100), lengths, batch_size=4, generator=seeded(7),
         bucket_by_length=True, chunk_batches=5,
     )  # fmt: skip
@@ -342,7 +337,7 @@ def test_bucketing_cuts_the_padding_of_uneven_texts():
     lengths = np.random.default_rng(1).geometric(0.08, size=2000)  # tweet-like: mean ~12
     cells = {}
     for bucket in (False, True):
-        batches = _epoch_batches(
+        batches = epoch_batches(
             np.arange(2000), lengths, batch_size=50, generator=seeded(), bucket_by_length=bucket
         )
         cells[bucket] = sum(len(b) * lengths[b].max() for b in batches)

@@ -12,7 +12,8 @@ from sklearn.base import clone
 from sklearn.metrics import roc_auc_score
 
 from nlpbias.models import classifiers
-from nlpbias.models.classifiers import CNNTextClassifier, make_classifier
+from nlpbias.models.classifiers import make_classifier
+from nlpbias.models.cnn import CNNTextClassifier
 from nlpbias.models.kim import KimCNNClassifier
 
 TOXIC = ["idiot", "moron", "stupid", "trash"]

@@ -2,8 +2,8 @@
 
 The site is served over HTTP on 127.0.0.1 and each page opened with the Chromium command line (no
 driver): ``--dump-dom`` gives the DOM after the scripts ran (MathJax, search), ``--screenshot`` a
-PNG of each chapter. The page helpers (parsing, raw TeX, image decoding) come from
-:mod:`nlpbias.book.sitecheck`, imported where used because that module imports this one.
+PNG of each chapter. The site model and the page helpers (parsing, raw TeX, image decoding) come
+from :mod:`nlpbias.book.site`.
 """
 
 from __future__ import annotations
@@ -19,12 +19,16 @@ import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from nlpbias.book.site import (
+    Site,
+    SiteCheckError,
+    image_problem,
+    parse_html,
+    refresh_target,
+    tex_in,
+)
 from nlpbias.core.progress import progress as _progress
-
-if TYPE_CHECKING:
-    from nlpbias.book.sitecheck import _Site
 
 __all__ = ["browser_checks", "find_chromium"]
 
@@ -82,8 +86,6 @@ def _serve(html_dir: Path) -> Iterator[tuple[str, list]]:
 
 def _render(exe: str, url: str, *, profile: Path, budget_ms: int, shot: Path | None) -> str:
     """The DOM of ``url`` after its scripts ran (``budget_ms`` of virtual time); screenshot too."""
-    from nlpbias.book.sitecheck import SiteCheckError
-
     cmd = [
         exe,
         "--headless",
@@ -115,13 +117,11 @@ def _render(exe: str, url: str, *, profile: Path, budget_ms: int, shot: Path | N
     return proc.stdout
 
 
-def _chapters(site: _Site, pages: list[str]) -> list[str]:
+def _chapters(site: Site, pages: list[str]) -> list[str]:
     """The book's root page (where index.html redirects) + book/*.html + notebooks/*.html."""
-    from nlpbias.book.sitecheck import _refresh_target
-
     chapters = [p for p in pages if p.split("/")[0] in {"book", "notebooks"} and "/" in p]
     if "index.html" in pages:
-        target = _refresh_target(site.soup(site.root / "index.html"))
+        target = refresh_target(site.soup(site.root / "index.html"))
         resolved = site.resolve(site.root / "index.html", target) if target else None
         if resolved and resolved[0].is_file() and resolved[0].is_relative_to(site.root):
             root_page = resolved[0].relative_to(site.root).as_posix()
@@ -132,7 +132,7 @@ def _chapters(site: _Site, pages: list[str]) -> list[str]:
 
 
 def browser_checks(
-    site: _Site,
+    site: Site,
     pages: list[str],
     rows: dict[str, dict],
     math_pages: set[str],
@@ -147,7 +147,7 @@ def browser_checks(
 
     Parameters
     ----------
-    site : sitecheck._Site
+    site : Site
         The parsed site (its ``root`` is served over HTTP).
     pages : list of str
         Every page, relative to ``site.root``.
@@ -181,13 +181,11 @@ def browser_checks(
     ...     budget_ms=5000,
     ... )
     """
-    from nlpbias.book.sitecheck import SiteCheckError, _refresh_target
-
     problems: list[str] = []
     search_hits = None
     chapters = set(_chapters(site, pages))
     targets = [
-        p for p in pages if rows[p]["loads"] and _refresh_target(site.soup(site.root / p)) is None
+        p for p in pages if rows[p]["loads"] and refresh_target(site.soup(site.root / p)) is None
     ]
     with _serve(site.root) as (base, requests), tempfile.TemporaryDirectory() as profile:
         for page in _progress(targets, enabled=progress, desc="browser checks", unit="page"):
@@ -219,16 +217,14 @@ def _browser_row(
     row: dict, page: str, dom: str, requests: list, *, math: bool, shot: Path | None
 ) -> tuple[list[str], int]:
     """Fill ``row`` from the rendered DOM; return the problems and the number of search hits."""
-    from nlpbias.book.sitecheck import _image_problem, _soup, _tex_in
-
     problems = [
         f"{page}: the browser could not load {path} (HTTP {code})"
         for path, code in requests
         if code >= 400 and not path.startswith("/favicon.ico")
     ]
-    soup = _soup(dom)
+    soup = parse_html(dom)
     row["loads"] = soup.find("body") is not None and not problems
-    tex = _tex_in(soup, rendered=True)
+    tex = tex_in(soup, rendered=True)
     row["raw_tex"] = len(tex)
     problems += [f"{page}: raw TeX {frag!r} left after MathJax ran" for frag in tex[:3]]
     if math:
@@ -236,7 +232,7 @@ def _browser_row(
         if not row["mathjax"]:
             problems.append(f"{page}: has math but no MathJax output (is _static/mathjax served?)")
     if shot is not None:
-        problem = _image_problem(shot.read_bytes(), shot.name) if shot.is_file() else "(missing)"
+        problem = image_problem(shot.read_bytes(), shot.name) if shot.is_file() else "(missing)"
         row["screenshot"] = str(shot) if problem is None else ""
         if problem:
             problems.append(f"{page}: screenshot {shot.name} {problem}")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from nlpbias.book.sitecheck import SiteCheckError, _list_pages, _soup
+from nlpbias.book.site import SiteCheckError, list_pages, parse_html
 
 __all__ = ["compare_sites"]
 
@@ -19,7 +19,7 @@ STRUCTURE = ("h1", "h2", "h3")
 
 
 def _outline(path: Path) -> tuple[list[str], int, int]:
-    soup = _soup(path.read_text(encoding="utf-8", errors="replace"))
+    soup = parse_html(path.read_text(encoding="utf-8", errors="replace"))
     main = soup.find("main") or soup
     headings = [h.get_text(" ", strip=True) for h in main.find_all(STRUCTURE)]
     exercises = len(main.select("div.exercise"))
@@ -52,7 +52,7 @@ def compare_sites(first: str | Path, second: str | Path) -> pd.DataFrame:
     for root in roots:
         if not (root / "index.html").is_file():
             raise SiteCheckError(f"{root} has no index.html: build the book there first")
-    pages = [set(_list_pages(root)) for root in roots]
+    pages = [set(list_pages(root)) for root in roots]
     rows = []
     for page in sorted(pages[0] | pages[1]):
         found = [page in p for p in pages]

@@ -8,19 +8,13 @@ import random
 
 import numpy as np
 
+from nlpbias.core.checks import check_int
+
 __all__ = ["rng", "seed_everything"]
 
 logger = logging.getLogger(__name__)
 
 _MAX_SEED = 2**32 - 1  # numpy's legacy global seed must fit in 32 bits
-
-
-def _check_seed(seed: object, name: str) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
-        raise TypeError(f"{name} must be a non-negative int, got {type(seed).__name__} {seed!r}")
-    if not 0 <= int(seed) <= _MAX_SEED:
-        raise ValueError(f"{name} must be an int in [0, 2**32 - 1], got {seed}")
-    return int(seed)
 
 
 def seed_everything(seed: int) -> None:
@@ -42,7 +36,7 @@ def seed_everything(seed: int) -> None:
     >>> a == np.random.rand()
     True
     """
-    seed = _check_seed(seed, "seed")
+    seed = check_int(seed, "seed", minimum=0, maximum=_MAX_SEED)
     os.environ["PYTHONHASHSEED"] = str(seed)
     random.seed(seed)
     np.random.seed(seed)  # noqa: NPY002 -- seeding the legacy global state is the point
@@ -90,6 +84,4 @@ def rng(
             "random_state must be None, a non-negative int or a numpy Generator, "
             f"got {type(random_state).__name__}"
         )
-    if random_state < 0:
-        raise ValueError(f"random_state must be a non-negative int, got {random_state}")
-    return np.random.default_rng(int(random_state))
+    return np.random.default_rng(check_int(random_state, "random_state", minimum=0))

@@ -24,6 +24,8 @@ from typing import Any
 
 import pandas as pd
 
+from nlpbias.core.checks import check_bool, check_int
+
 __all__ = ["TOKEN_PATTERN", "sentences", "split_sentences", "tokenize"]
 
 #: The token regex (after the normalisation of step 1): numbers first, then words.
@@ -73,8 +75,7 @@ def tokenize(text: str, *, lowercase: bool = True) -> list[str]:
     ['Pride', 'and', 'Prejudice', 'a', 'novel']
     """
     _check_text(text, "text")
-    if not isinstance(lowercase, bool):
-        raise TypeError(f"lowercase must be True or False, got {lowercase!r}")
+    check_bool(lowercase, "lowercase")
     text = text.translate(_NORMALISE)
     if lowercase:
         text = text.lower()
@@ -167,12 +168,9 @@ def sentences(
         raise TypeError(
             f"texts must be an iterable of strings, got {type(texts).__name__}"
         ) from err
-    if isinstance(min_tokens, bool) or not isinstance(min_tokens, int) or min_tokens < 1:
-        raise ValueError(f"min_tokens must be a positive int, got {min_tokens!r}")
-    if not isinstance(split, bool):
-        raise TypeError(f"split must be True or False, got {split!r}")
-    if not isinstance(lowercase, bool):
-        raise TypeError(f"lowercase must be True or False, got {lowercase!r}")
+    check_int(min_tokens, "min_tokens", minimum=1)
+    check_bool(split, "split")
+    check_bool(lowercase, "lowercase")
     shared: dict[str, str] = {}
     out: list[list[str]] = []
     for i, text in enumerate(iterator):

@@ -18,7 +18,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from nlpbias.data.describe import _check_frame, _labels, text_lengths
+from nlpbias.core.checks import check_bool
+from nlpbias.data.describe import text_lengths
+from nlpbias.data.frames import as_labels, check_frame
 
 __all__ = [
     "CORPUS_DATASETS",
@@ -100,7 +102,7 @@ def stack_frames(
         raise ValueError(f"max_rows must be None or a positive integer, got {max_rows!r}")
     out = []
     for key, df in frames.items():
-        df = _check_frame(df, list(columns or []), f"stack_frames[{key!r}]")
+        df = check_frame(df, list(columns or []), f"stack_frames[{key!r}]")
         if max_rows is not None and len(df) > max_rows:
             df = df.sample(n=max_rows, random_state=random_state).sort_index()
         df = df[list(columns)] if columns is not None else df
@@ -144,7 +146,7 @@ def toxicity_frames(
 
 
 def _registry_loaders() -> dict:
-    from nlpbias.data import coref, corpora, toxicity
+    from nlpbias.data import coref, corpora, dixon, toxicity
 
     def personal():
         return {
@@ -156,11 +158,11 @@ def _registry_loaders() -> dict:
     return {
         "davidson2017": lambda: {"tweets": toxicity.load_davidson()},
         "dixon2018": lambda: {
-            "templates": toxicity.load_dixon_templates(),
-            "wiki talk test": toxicity.load_dixon_wiki_test(),
-            "wiki talk test (fuzzed)": toxicity.load_dixon_wiki_test(fuzzed=True),
-            "mitigation pool": toxicity.load_dixon_pool("debias"),
-            "random pool": toxicity.load_dixon_pool("random"),
+            "templates": dixon.load_dixon_templates(),
+            "wiki talk test": dixon.load_dixon_wiki_test(),
+            "wiki talk test (fuzzed)": dixon.load_dixon_wiki_test(fuzzed=True),
+            "mitigation pool": dixon.load_dixon_pool("debias"),
+            "random pool": dixon.load_dixon_pool("random"),
         },
         "mlma_hate_speech": lambda: {"tweets": toxicity.load_mlma()},
         "winobias": lambda: {
@@ -204,8 +206,7 @@ def reachable_parts(
     """
     from nlpbias.data import corpora, list_datasets, synthetic
 
-    if not isinstance(use_data_home, bool):
-        raise TypeError(f"use_data_home must be True or False, got {use_data_home!r}")
+    check_bool(use_data_home, "use_data_home")
     parts: dict[str, dict[str, Part]] = {}
     if use_data_home:
         available = list_datasets().set_index("name")["available"]
@@ -243,7 +244,7 @@ def parts_table(parts: Parts, *, label: str = "toxic") -> pd.DataFrame:
     for name, group in parts.items():
         for part, df in group.items():
             labelled = isinstance(df, pd.DataFrame) and label in df.columns and len(df)
-            n_toxic = int(_labels(df[label]).sum()) if labelled else pd.NA
+            n_toxic = int(as_labels(df[label]).sum()) if labelled else pd.NA
             share = n_toxic / len(df) if labelled else pd.NA
             rows.append((name, part, len(df), n_toxic, share))
     out = pd.DataFrame(rows, columns=["dataset", "part", "rows", "n_toxic", "toxic_share"])

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from nlpbias.core.checks import check_choice
 from nlpbias.data.store import resolve as _resolve
 
 __all__ = [
@@ -47,11 +48,6 @@ GAP_SPLITS: dict[str, str] = {
 
 _LINE = re.compile(r"^(\d+) (.+)$")
 _BRACKET = re.compile(r"\[([^\[\]]*)\]")
-
-
-def _check_choice(name: str, value: object, allowed: list[object]) -> None:
-    if isinstance(value, bool) or value not in allowed:
-        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
 
 
 def parse_winobias_line(line: str) -> dict[str, object]:
@@ -152,9 +148,9 @@ def load_winobias(
     >>> len(df)  # doctest: +SKIP
     396
     """
-    _check_choice("stereotype", stereotype, ["pro", "anti"])
-    _check_choice("kind", kind, [1, 2])
-    _check_choice("split", split, ["dev", "test"])
+    check_choice(stereotype, "stereotype", ["pro", "anti"])
+    check_choice(kind, "kind", [1, 2])
+    check_choice(split, "split", ["dev", "test"])
     kind = int(kind)
     src = _resolve("winobias", f"{stereotype}_stereotyped_type{kind}.txt.{split}", path)
     with open(src, encoding="utf-8") as fh:
@@ -249,7 +245,7 @@ def load_gap(split: str = "development", *, path: str | Path | None = None) -> p
     >>> row["text"][row["pronoun_offset"] :].startswith(row["pronoun"])  # doctest: +SKIP
     True
     """
-    _check_choice("split", split, list(GAP_SPLITS))
+    check_choice(split, "split", list(GAP_SPLITS))
     src = _resolve("gap", GAP_SPLITS[split], path)
     # GAP is a plain TSV with no quoting; texts may start with a quote character.
     raw = pd.read_csv(src, sep="\t", quoting=csv.QUOTE_NONE, keep_default_na=False)

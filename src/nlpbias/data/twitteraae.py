@@ -27,6 +27,7 @@ from __future__ import annotations
 import gzip
 import html
 import logging
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from nlpbias.core.checks import check_int, check_number
 from nlpbias.core.text import as_text_series
 from nlpbias.data.store import resolve as _resolve
 
@@ -237,10 +239,9 @@ class DialectModel:
         >>> post["status"].tolist()  # doctest: +SKIP
         ['ok', 'no_tokens']
         """
-        alpha = _positive_float("alpha", alpha)
-        if isinstance(n_iter, bool) or not isinstance(n_iter, int | np.integer) or n_iter < 0:
-            raise ValueError(f"n_iter must be a non-negative int, got {n_iter!r}")
-        cov_min = _unit_float("min_coverage", min_coverage)
+        alpha = check_number(alpha, "alpha", low=0.0, high=math.inf, low_open=True, high_open=True)
+        check_int(n_iter, "n_iter", minimum=0)
+        cov_min = check_number(min_coverage, "min_coverage", low=0.0, high=1.0)
         s = as_text_series(texts)
         n = len(s)
         ids: list[np.ndarray] = []
@@ -305,26 +306,6 @@ def _cvb0(ids: Sequence[np.ndarray], wordprobs: np.ndarray, alpha: float, n_iter
 
 
 # --------------------------------------------------------------------------- loading
-
-
-def _positive_float(name: str, value: object) -> float:
-    try:
-        x = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        x = float("nan")
-    if isinstance(value, bool) or not (x > 0 and np.isfinite(x)):
-        raise ValueError(f"{name} must be a positive number, got {value!r}")
-    return x
-
-
-def _unit_float(name: str, value: object) -> float:
-    try:
-        x = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        x = float("nan")
-    if isinstance(value, bool) or not 0.0 <= x <= 1.0:
-        raise ValueError(f"{name} must be in [0, 1], got {value!r}")
-    return x
 
 
 def _open_text(p: Path):
@@ -463,7 +444,7 @@ def dialect_group(
     bad = [g for g in groups if g not in DIALECTS]
     if bad or not groups or len(set(groups)) != len(groups):
         raise ValueError(f"groups must be distinct dialects of {list(DIALECTS)}, got {groups!r}")
-    threshold = _unit_float("min_proportion", min_proportion)
+    threshold = check_number(min_proportion, "min_proportion", low=0.0, high=1.0)
     values = posterior[list(DIALECTS)].to_numpy(dtype=float)
     known = ~np.isnan(values).any(axis=1)
     part = np.isnan(values).any(axis=1) & ~np.isnan(values).all(axis=1)

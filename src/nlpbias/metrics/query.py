@@ -35,6 +35,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from nlpbias.core.checks import check_bool, check_choice, check_number
 from nlpbias.core.repro import rng as _rng
 
 __all__ = ["OutOfVocabularyError", "Query", "QueryVectors"]
@@ -259,14 +260,9 @@ class Query:
         >>> qv.words["T1"], qv.missing["T2"], qv.T1.shape
         (('rose',), ('wasp',), (1, 2))
         """
-        if oov not in ("drop", "raise"):
-            raise ValueError(f"oov must be 'drop' or 'raise', got {oov!r}; pass one of those")
-        if isinstance(max_missing, bool) or not isinstance(max_missing, int | float):
-            raise TypeError(f"max_missing must be a float in [0, 1], got {max_missing!r}")
-        if not 0 <= max_missing <= 1:
-            raise ValueError(f"max_missing must lie in [0, 1], got {max_missing}; pass e.g. 0.2")
-        if not isinstance(lowercase, bool):
-            raise TypeError(f"lowercase must be True or False, got {lowercase!r}")
+        check_choice(oov, "oov", ["drop", "raise"])
+        check_number(max_missing, "max_missing", low=0.0, high=1.0)
+        check_bool(lowercase, "lowercase")
         gen = _rng(random_state)  # validates random_state even when nothing is dropped
         lookup = _Lookup(embedding)
         names = self.set_names

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from nlpbias.core.checks import check_choice, check_fraction, check_int
 from nlpbias.core.repro import rng as _rng
 
 __all__ = [
@@ -60,31 +61,7 @@ class ConfidenceInterval(NamedTuple):
 
 def check_alternative(alternative: object) -> str:
     """Return ``alternative`` if it is one of :data:`ALTERNATIVES`, else raise ``ValueError``."""
-    if alternative not in ALTERNATIVES:
-        raise ValueError(
-            f"alternative must be one of {', '.join(map(repr, ALTERNATIVES))}, "
-            f"got {alternative!r}; pass one of those"
-        )
-    return str(alternative)
-
-
-def _check_count(value: object, name: str, *, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
-        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}; pass such an int")
-    return int(value)
-
-
-def _check_level(confidence_level: object) -> float:
-    if isinstance(confidence_level, bool) or not isinstance(confidence_level, int | float):
-        raise TypeError(
-            f"confidence_level must be a float in (0, 1), got {type(confidence_level).__name__}"
-        )
-    if not 0 < confidence_level < 1:
-        raise ValueError(
-            f"confidence_level must lie strictly between 0 and 1, got {confidence_level}; "
-            "pass e.g. 0.95"
-        )
-    return float(confidence_level)
+    return str(check_choice(alternative, "alternative", ALTERNATIVES))
 
 
 def permutation_pvalue(
@@ -220,7 +197,7 @@ def spearman_permutation(
         raise ValueError(f"x and y must have the same length, got {x.size} and {y.size}")
     if x.size < 3:
         raise ValueError(f"Spearman's rho needs at least 3 paired points, got {x.size}")
-    n_resamples = _check_count(n_resamples, "n_resamples")
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
     for name, arr in (("x", x), ("y", y)):
         if np.all(arr == arr[0]):
             raise ValueError(f"{name} is constant, so Spearman's rho is undefined; drop it")
@@ -308,8 +285,8 @@ def bootstrap_ci(
     True
     """
     samples = _as_samples(data)
-    n_resamples = _check_count(n_resamples, "n_resamples")
-    level = _check_level(confidence_level)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
+    level = check_fraction(confidence_level, "confidence_level")
     if not callable(statistic):
         raise TypeError(f"statistic must be callable, got {type(statistic).__name__}")
     gen = _rng(random_state)

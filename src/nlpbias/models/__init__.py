@@ -52,7 +52,7 @@ _LAZY = {
     "describe_embeddings": "embeddings",
     "train_fasttext": "training",
     "train_word2vec": "training",
-    "CNNTextClassifier": "classifiers",
+    "CNNTextClassifier": "cnn",
     "KimCNNClassifier": "kim",
     "train_embedding": "training",
     "linear_baseline": "classifiers",

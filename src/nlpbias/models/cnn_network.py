@@ -1,9 +1,10 @@
-"""The torch side of :class:`~nlpbias.models.classifiers.CNNTextClassifier`: the network,
-one epoch's training batches and the seeded torch session.
+"""The torch side of :class:`~nlpbias.models.cnn.CNNTextClassifier`: the network and one
+epoch's training batches.
 
-``_CNN`` is the network described in :mod:`nlpbias.models.classifiers`; ``_epoch_batches``
-cuts one epoch into (optionally length-bucketed) batches. The seeded torch session is
-:func:`nlpbias.models.torch_utils.torch_session`.
+:class:`CNNNetwork` is the network described in :mod:`nlpbias.models.cnn`; :func:`epoch_batches`
+cuts one epoch into (optionally length-bucketed) batches (also used by
+:class:`~nlpbias.models.kim.KimCNNClassifier`, which inherits the training loop). The seeded
+torch session is :func:`nlpbias.models.torch_utils.torch_session`.
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-__all__ = ["BUCKET_CHUNK_BATCHES"]
+__all__ = ["BUCKET_CHUNK_BATCHES", "CNNNetwork", "epoch_batches"]
 
 #: With ``bucket_by_length``, texts are sorted by length within chunks of this many batches.
 BUCKET_CHUNK_BATCHES = 50
 
 
 # --------------------------------------------------------------------------- the network
-class _CNN(nn.Module):
+class CNNNetwork(nn.Module):
     """Embedding → (conv → ReLU → mask → pool) × n → dropout → dense ReLU → logit."""
 
     def __init__(
@@ -66,7 +67,7 @@ class _CNN(nn.Module):
         return self.out(hidden).squeeze(1)
 
 
-def _epoch_batches(
+def epoch_batches(
     indices: np.ndarray,
     lengths: np.ndarray,
     *,
@@ -89,7 +90,7 @@ def _epoch_batches(
 
     >>> gen = torch.Generator().manual_seed(0)
     >>> lengths = np.array([1, 9, 2, 8, 3, 7])
-    >>> batches = _epoch_batches(np.arange(6), lengths, batch_size=2, generator=gen,
+    >>> batches = epoch_batches(np.arange(6), lengths, batch_size=2, generator=gen,
     ...                          bucket_by_length=True, chunk_batches=3)
     >>> sorted(np.concatenate(batches).tolist())  # every row once
     [0, 1, 2, 3, 4, 5]

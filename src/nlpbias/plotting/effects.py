@@ -1,4 +1,4 @@
-"""Figures of bias measurements: effect sizes with intervals, and per-word associations.
+"""Figures of bias measurements: effect sizes with intervals, heatmaps, null distributions.
 
 Every function returns a matplotlib Figure built without pyplot (see :mod:`nlpbias.plotting`).
 """
@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from nlpbias.plotting import PALETTE, _need, new_figure
+from nlpbias.plotting.style import PALETTE, new_figure, require_columns
 
 
 def effect_size_figure(
@@ -47,7 +47,7 @@ def effect_size_figure(
     ['a', 'b']
     """
     cols = [y, x] + ([hue] if hue else []) + (list(ci) if ci else [])
-    _need(df, cols + ([reference] if reference else []), "effect_size_figure")
+    require_columns(df, cols + ([reference] if reference else []), "effect_size_figure")
     if df.empty:
         raise ValueError(
             "effect_size_figure: the frame has no rows; compute some effect sizes first"
@@ -99,88 +99,6 @@ def effect_size_figure(
     return fig
 
 
-def association_figure(
-    df: pd.DataFrame,
-    *,
-    word: str = "word",
-    value: str = "association",
-    hue: str = "set",
-    xlabel: str = "association s(w)",
-    title: str | None = None,
-    colours: dict[object, str] | None = None,
-) -> Figure:
-    """Horizontal bars of a per-word association, sorted, coloured by the word's set.
-
-    Examples
-    --------
-    >>> df = pd.DataFrame({"word": ["nurse", "engineer"], "association": [-0.1, 0.2],
-    ...                    "set": ["female", "male"]})
-    >>> [t.get_text() for t in association_figure(df).axes[0].get_yticklabels()]
-    ['engineer', 'nurse']
-    """
-    _need(df, [word, value, hue], "association_figure")
-    data = df.sort_values(value, ascending=False, ignore_index=True)
-    groups = list(dict.fromkeys(df[hue]))
-    colours = colours or {g: PALETTE[i % len(PALETTE)] for i, g in enumerate(groups)}
-    fig, (ax,) = new_figure(1, ncols=1, width=7.5, height=0.22 * len(data) + 1.5)
-    ax.barh(range(len(data)), data[value], color=[colours[g] for g in data[hue]])
-    ax.set_yticks(range(len(data)), data[word].astype(str).tolist(), fontsize="small")
-    ax.invert_yaxis()
-    ax.axvline(0, color="grey", linewidth=0.8)
-    handles = [ax.barh([0], [0], color=colours[g], label=str(g)) for g in groups]
-    ax.legend(handles=handles, fontsize="small", loc="lower right")
-    ax.set(xlabel=xlabel, title=title or "")
-    return fig
-
-
-def scatter_figure(
-    df: pd.DataFrame,
-    *,
-    x: str,
-    y: str,
-    hue: str | None = None,
-    label: str | None = None,
-    xlabel: str | None = None,
-    ylabel: str | None = None,
-    title: str | None = None,
-    annotate: Sequence[str] | None = None,
-) -> Figure:
-    """Scatter of ``y`` against ``x``, optionally coloured by ``hue`` and labelled by ``label``.
-
-    Examples
-    --------
-    >>> df = pd.DataFrame({"a": [1, 2, 3], "b": [3, 1, 2], "w": ["x", "y", "z"]})
-    >>> len(scatter_figure(df, x="a", y="b", label="w").axes[0].texts)
-    3
-    """
-    _need(df, [x, y] + [c for c in (hue, label) if c], "scatter_figure")
-    fig, (ax,) = new_figure(1, ncols=1, width=6.4, height=4.6)
-    groups = list(dict.fromkeys(df[hue])) if hue else [None]
-    for i, g in enumerate(groups):
-        sub = df if g is None else df[df[hue] == g]
-        ax.scatter(
-            sub[x],
-            sub[y],
-            color=PALETTE[i % len(PALETTE)],
-            s=22,
-            label=None if g is None else str(g),
-        )
-    if label:
-        keep = df if annotate is None else df[df[label].isin(annotate)]
-        for _, row in keep.iterrows():
-            ax.annotate(
-                str(row[label]),
-                (row[x], row[y]),
-                fontsize="x-small",
-                xytext=(2, 2),
-                textcoords="offset points",
-            )
-    ax.set(xlabel=xlabel or x, ylabel=ylabel or y, title=title or "")
-    if hue:
-        ax.legend(fontsize="small", loc="best")
-    return fig
-
-
 def heatmap_figure(
     df: pd.DataFrame,
     *,
@@ -207,7 +125,7 @@ def heatmap_figure(
     """
     import seaborn as sns
 
-    _need(df, [index, columns, values], "heatmap_figure")
+    require_columns(df, [index, columns, values], "heatmap_figure")
     grid = df.pivot_table(index=index, columns=columns, values=values, sort=False)
     grid = grid.reindex(
         index=list(dict.fromkeys(df[index])), columns=list(dict.fromkeys(df[columns]))

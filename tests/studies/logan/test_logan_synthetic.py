@@ -104,11 +104,11 @@ def test_deterministic_for_a_seed() -> None:
     ("kwargs", "match"),
     [
         ({"n_regions": 20}, "exceeds dim"),
-        ({"biased_region": 6}, "biased_region must be in"),
+        ({"biased_region": 6}, r"biased_region must be an integer in \[0, 5\]"),
         ({"local_gap": 0.6}, "leaves"),
         ({"n": 5}, "too small"),
         ({"group_share": 1.0}, "strictly between"),
-        ({"n_regions": 1}, "n_regions must be an int >= 2"),
+        ({"n_regions": 1}, "n_regions must be an integer >= 2"),
     ],
 )
 def test_bad_input_raises_one_line_errors(kwargs, match, one_line) -> None:

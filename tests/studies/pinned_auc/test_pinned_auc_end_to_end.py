@@ -19,8 +19,9 @@ import pytest
 
 from nlpbias.data.synthetic import DEFAULT_TERMS
 from nlpbias.models.classifiers import linear_baseline
-from nlpbias.studies.pinned_auc.metrics import auc, bias_report, eer_threshold
+from nlpbias.studies.pinned_auc.metrics import bias_report
 from nlpbias.studies.pinned_auc.mitigation import balance_by_length, random_control
+from nlpbias.studies.pinned_auc.roc import auc, eer_threshold
 from nlpbias.studies.pinned_auc.synthetic import DEFAULT_BIASED_TERMS, make_mitigation_scenario
 
 pytestmark = pytest.mark.slow  # ~6 s: 9 linear models on 6,000-7,000 texts each

@@ -1,4 +1,4 @@
-"""Tests for nlpbias.studies.pinned_auc.metrics against hand computation, sklearn and SciPy."""
+"""Tests for pinned_auc.metrics, .roc and .subgroups against hand computation, sklearn and SciPy."""
 
 from __future__ import annotations
 
@@ -11,16 +11,10 @@ import pytest
 from scipy.stats import mannwhitneyu
 from sklearn.metrics import roc_auc_score
 
-from nlpbias.studies.pinned_auc.metrics import (
-    METRICS,
-    BiasReport,
-    UndefinedMetricWarning,
-    _u2,
-    auc,
-    bias_report,
-    eer_threshold,
-    generalized_mean,
-)
+from nlpbias.studies.pinned_auc import subgroups
+from nlpbias.studies.pinned_auc.metrics import BiasReport, UndefinedMetricWarning, bias_report
+from nlpbias.studies.pinned_auc.roc import auc, eer_threshold, generalized_mean
+from nlpbias.studies.pinned_auc.subgroups import METRICS
 
 # ------------------------------------------------------------------ the hand-computed example
 # row  y  score  term
@@ -161,8 +155,8 @@ def test_scipy_mannwhitneyu_returns_u_of_first_sample():
     assert mannwhitneyu([1, 4], [3, 5, 7]).statistic == 1
     # A tie counts 1/2: x = [2], y = [2, 1] -> 1 (2 > 1) + 0.5 (2 = 2) = 1.5
     assert mannwhitneyu([2], [2, 1]).statistic == 1.5
-    assert _u2(np.array([3, 5, 7]), np.array([1, 4])) == 2 * 5
-    assert _u2(np.array([2]), np.array([1, 2])) == 3
+    assert subgroups._u2(np.array([3, 5, 7]), np.array([1, 4])) == 2 * 5
+    assert subgroups._u2(np.array([2]), np.array([1, 2])) == 3
 
 
 def test_u_and_aucs_agree_with_scipy_and_sklearn_on_random_tied_data():
@@ -172,7 +166,7 @@ def test_u_and_aucs_agree_with_scipy_and_sklearn_on_random_tied_data():
     s = np.round(g.random(n), 1)  # many ties
     sub = g.random(n) < 0.2
     a, b = s[sub], s[~sub]
-    assert _u2(a, np.sort(b)) / 2 == mannwhitneyu(a, b).statistic
+    assert subgroups._u2(a, np.sort(b)) / 2 == mannwhitneyu(a, b).statistic
     r = bias_report(y, s, membership=pd.DataFrame({"t": sub}), threshold=0.5, random_state=0)
     row = r.by_group.iloc[0]
     sp, sn, bp, bn = s[sub & y], s[sub & ~y], s[~sub & y], s[~sub & ~y]
@@ -446,7 +440,7 @@ def test_auc_and_one_class_errors(one_line):
                 membership=pd.DataFrame({"a": [1, 0]}),
                 threshold=1.5,
             ),
-            r"threshold must lie in \[0, 1\]",
+            r"threshold must be a number in \[0, 1\]",
         ),  # fmt: skip
         (
             dict(
@@ -455,7 +449,16 @@ def test_auc_and_one_class_errors(one_line):
                 membership=pd.DataFrame({"a": [1, 0]}),
                 pinned_background="most",
             ),
-            "pinned_background",
+            "pinned_background must be one of",
+        ),  # fmt: skip
+        (
+            dict(
+                y_true=[0, 1],
+                y_score=[0.1, 0.9],
+                membership=pd.DataFrame({"a": [1, 0]}),
+                min_rows=0,
+            ),
+            "min_rows must be an integer >= 1",
         ),  # fmt: skip
         (
             dict(
@@ -480,7 +483,7 @@ def test_bad_arguments_of_helpers(one_line):
     for bad in (1, 1.5, True):
         with pytest.raises(ValueError) as err:
             eer_threshold([0, 1], [0.1, 0.9], n_grid=bad)
-        one_line(err)
+        assert one_line(err).startswith("n_grid must be an integer >= 2")
     for values, p in (([], -5), ([0.5, np.nan], -5), ([0.5], 0), ([-0.1], -5)):
         with pytest.raises(ValueError) as err:
             generalized_mean(values, p=p)

@@ -285,8 +285,9 @@ def test_docstring_examples() -> None:
 
 @pytest.mark.usefixtures("use_data_home")
 def test_real_davidson_with_dixon_pool() -> None:
+    from nlpbias.data.dixon import load_dixon_pool
     from nlpbias.data.identity import load_identity_terms
-    from nlpbias.data.toxicity import load_davidson, load_dixon_pool
+    from nlpbias.data.toxicity import load_davidson
 
     train = load_davidson().sample(4000, random_state=0)
     pool = load_dixon_pool("debias")

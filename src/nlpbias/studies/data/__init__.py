@@ -3,6 +3,13 @@
 What the chapter's notebook calls; the modules of this package hold the method.
 """
 
+from nlpbias.studies.data.figures import (
+    label_balance_figure,
+    length_figure,
+    observed_vs_planted,
+    stacked_share_barh,
+    toxicity_by_length_figure,
+)
 from nlpbias.studies.data.report import (
     summarise_lengths,
     summarise_table1,
@@ -12,9 +19,14 @@ from nlpbias.studies.data.report import (
 )
 
 __all__ = [
+    "label_balance_figure",
+    "length_figure",
+    "observed_vs_planted",
+    "stacked_share_barh",
     "summarise_lengths",
     "summarise_table1",
     "summarise_term_frequencies",
     "summarise_toxicity_by_length",
     "table1_comparison",
+    "toxicity_by_length_figure",
 ]

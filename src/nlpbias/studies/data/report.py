@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from nlpbias.data.describe import _check_frame, _grouped, _labels
+from nlpbias.data.frames import as_labels, check_frame, grouped
 
 __all__ = [
     "summarise_lengths",
@@ -28,7 +28,7 @@ def _pct(x: float) -> str:
 
 
 def _groups(df: pd.DataFrame, by: str | None):
-    return _grouped(df, by if by in df.columns else None)
+    return grouped(df, by if by in df.columns else None)
 
 
 def summarise_term_frequencies(
@@ -55,7 +55,7 @@ def summarise_term_frequencies(
     - of the 2 terms found in at least 5 texts, the most over-represented in toxic texts is *a* (in 30.0 % of toxic texts vs 10.0 % of all texts; toxic rate 60.0 %; ratio 3.00) and the least is *b* (in 5.00 % of toxic texts vs 10.0 % of all texts; toxic rate 10.0 %; ratio 0.50).
     """  # noqa: E501
     need = ["term", "n_overall", "share_overall", "share_toxic", "toxic_rate", "ratio"]
-    _check_frame(freq, need, "summarise_term_frequencies")
+    check_frame(freq, need, "summarise_term_frequencies")
 
     def fmt(r) -> str:
         return (
@@ -99,10 +99,10 @@ def summarise_lengths(
     >>> summarise_lengths(s)
     '- the median toxic text is 40 characters long, the median non-toxic text 80: toxic texts are shorter.'
     """  # noqa: E501
-    _check_frame(summary, ["label", "median"], "summarise_lengths")
+    check_frame(summary, ["label", "median"], "summarise_lengths")
     lines = []
     for key, sub in _groups(summary, by):
-        med = sub.assign(label=_labels(sub["label"])).set_index("label")["median"]
+        med = sub.assign(label=as_labels(sub["label"])).set_index("label")["median"]
         head = f"- **{key}**: " if key is not None else "- "
         if not {True, False} <= set(med.index):
             lines.append(f"{head}only one label occurs, so the lengths cannot be compared.")
@@ -132,7 +132,7 @@ def summarise_toxicity_by_length(tbl: pd.DataFrame, *, by: str | None = "dataset
     >>> summarise_toxicity_by_length(tbl)
     '- the toxic share falls from 50.0 % among the shortest texts (1–5) to 25.0 % among the longest (6–9), over 2 length buckets.'
     """  # noqa: E501
-    _check_frame(tbl, ["subset", "bucket", "bucket_label", "toxic_share"], "summarise")
+    check_frame(tbl, ["subset", "bucket", "bucket_label", "toxic_share"], "summarise")
     lines = []
     for key, sub in _groups(tbl, by):
         head = f"- **{key}**: " if key is not None else "- "
@@ -169,7 +169,7 @@ def table1_comparison(freq: pd.DataFrame, paper_pct: dict[str, dict[str, float]]
         Indexed by (``dataset``,) ``term``: ``toxic_pct``, ``overall_pct``, ``n_overall``,
         ``paper_toxic_pct``, ``paper_overall_pct``, in percent.
     """
-    _check_frame(freq, ["term", "share_toxic", "share_overall", "n_overall"], "table1_comparison")
+    check_frame(freq, ["term", "share_toxic", "share_overall", "n_overall"], "table1_comparison")
     missing = sorted(set(paper_pct) - set(freq["term"].astype(str)))
     if missing:
         raise ValueError(
@@ -211,8 +211,8 @@ def summarise_table1(
     by : str, optional
         Group column (ignored when absent).
     """
-    _check_frame(freq, ["term", "share_toxic", "share_overall", "n_overall"], "summarise_table1")
-    _check_frame(lengths, ["label", "median"], "summarise_table1")
+    check_frame(freq, ["term", "share_toxic", "share_overall", "n_overall"], "summarise_table1")
+    check_frame(lengths, ["label", "median"], "summarise_table1")
     n_paper = sum(v["toxic"] > v["overall"] for v in paper_pct.values())
     medians = dict(_groups(lengths, by))
     lines = []
@@ -227,7 +227,7 @@ def summarise_table1(
         )
         med = medians.get(name)
         if med is not None:
-            by_label = med.set_index(_labels(med["label"]))["median"]
+            by_label = med.set_index(as_labels(med["label"]))["median"]
             if {True, False} <= set(by_label.index):
                 text += (
                     f" Median length: {by_label[True]:.0f} for toxic texts, {by_label[False]:.0f} "

@@ -1,5 +1,10 @@
 """Associations in word embeddings: WEAT and RNSB on pretrained and trained embeddings.
 
 The chapter's methods are shared by several studies, so they live in the shared layers
-(:mod:`nlpbias.metrics`, :mod:`nlpbias.models`, :mod:`nlpbias.data.wordsets`).
+(:mod:`nlpbias.metrics`, :mod:`nlpbias.models`, :mod:`nlpbias.data.wordsets`); this package holds
+the figures only this chapter draws. What the chapter's notebook calls from here:
 """
+
+from nlpbias.studies.intrinsic.figures import association_figure, scatter_figure
+
+__all__ = ["association_figure", "scatter_figure"]

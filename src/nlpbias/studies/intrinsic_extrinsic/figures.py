@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from nlpbias.plotting import PALETTE, _need, new_figure
+from nlpbias.plotting import PALETTE, new_figure
+from nlpbias.plotting import require_columns as _need
 
 __all__ = ["intrinsic_extrinsic_figure", "rho_vs_paper_figure"]
 

@@ -33,7 +33,7 @@ __all__ = ["build_embedding", "corpus_for", "embedding_grid"]
 @cached
 def _corpus_sentences(spec: str, max_docs: int | None, split: bool) -> list[list[str]]:
     from nlpbias.core import text
-    from nlpbias.models.training import iter_corpus
+    from nlpbias.data.training_corpora import iter_corpus
 
     return text.sentences(iter_corpus(spec, max_docs=max_docs), lowercase=True, split=split)
 
@@ -41,7 +41,7 @@ def _corpus_sentences(spec: str, max_docs: int | None, split: bool) -> list[list
 def corpus_for(corpus: str, *, max_docs: int | None = None) -> list[list[str]]:
     """Token lists of a corpus of the study, lower-cased (cached).
 
-    Any name of :data:`nlpbias.models.training.CORPORA`: ``"gutenberg"`` (part 1 of the
+    Any name of :data:`nlpbias.data.training_corpora.CORPORA`: ``"gutenberg"`` (part 1 of the
     Gutenberg subset) and ``"wiki_summaries"`` give one token list per **sentence** (the paper
     splits Wikipedia into sentences so that balancing can drop single sentences); ``"tweets"``
     gives one token list per tweet (the paper: "we regard a tweet as a sentence"). ``max_docs``
@@ -54,7 +54,7 @@ def corpus_for(corpus: str, *, max_docs: int | None = None) -> list[list[str]]:
     >>> all(isinstance(t, str) for s in sents for t in s), len(sents) > 2
     (True, True)
     """
-    from nlpbias.models.training import resolve_corpus
+    from nlpbias.data.training_corpora import resolve_corpus
 
     spec = resolve_corpus(corpus)
     return _corpus_sentences(spec, max_docs, not spec.startswith("tweets"))

@@ -48,6 +48,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from nlpbias.core.checks import check_int, check_number
 from nlpbias.core.repro import rng
 
 __all__ = ["GROUPS", "make_local_bias_data"]
@@ -56,23 +57,6 @@ __all__ = ["GROUPS", "make_local_bias_data"]
 GROUPS = ("A", "B")
 
 _RATE_RANGE = (0.3, 0.7)
-
-
-def _check_int(value: object, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-        raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
-    return int(value)
-
-
-def _check_number(value: object, name: str, low: float, high: float, *, open_high: bool) -> float:
-    ok = isinstance(value, int | float | np.floating) and not isinstance(value, bool)
-    if not ok or not math.isfinite(value):
-        raise TypeError(f"{name} must be a finite number, got {value!r}")
-    inside = low <= value < high if open_high else low <= value <= high
-    if not inside:
-        bracket = ")" if open_high else "]"
-        raise ValueError(f"{name} must lie in [{low}, {high}{bracket}, got {value}")
-    return float(value)
 
 
 def _compensation(local_gap: float, global_gap_max: float, w_a: float, w_b: float) -> float:
@@ -142,26 +126,20 @@ def make_local_bias_data(
     >>> round(float(t[0, "A"] - t[0, "B"]), 2)
     0.3
     """
-    n = _check_int(n, "n", 1)
-    dim = _check_int(dim, "dim", 1)
-    n_regions = _check_int(n_regions, "n_regions", 2)
+    n = check_int(n, "n", minimum=1)
+    dim = check_int(dim, "dim", minimum=1)
+    n_regions = check_int(n_regions, "n_regions", minimum=2)
     if n_regions > dim:
         raise ValueError(
             f"n_regions={n_regions} exceeds dim={dim}; the centres are orthogonal directions, "
             "so use dim >= n_regions"
         )
-    if isinstance(biased_region, bool) or not isinstance(biased_region, int | np.integer):
-        raise ValueError(f"biased_region must be an int, got {biased_region!r}")
-    if not 0 <= biased_region < n_regions:
-        raise ValueError(
-            f"biased_region must be in [0, {n_regions - 1}] for n_regions={n_regions}, "
-            f"got {biased_region}"
-        )
-    base = _check_number(base_accuracy, "base_accuracy", 0.0, 1.0, open_high=False)
-    local_gap = _check_number(local_gap, "local_gap", 0.0, 1.0, open_high=False)
-    global_gap_max = _check_number(global_gap_max, "global_gap_max", 0.0, 1.0, open_high=False)
-    separation = _check_number(separation, "separation", 0.0, math.inf, open_high=True)
-    group_share = _check_number(group_share, "group_share", 0.0, 1.0, open_high=False)
+    check_int(biased_region, "biased_region", minimum=0, maximum=n_regions - 1)
+    base = check_number(base_accuracy, "base_accuracy", low=0.0, high=1.0)
+    local_gap = check_number(local_gap, "local_gap", low=0.0, high=1.0)
+    global_gap_max = check_number(global_gap_max, "global_gap_max", low=0.0, high=1.0)
+    separation = check_number(separation, "separation", low=0.0, high=math.inf, high_open=True)
+    group_share = check_number(group_share, "group_share", low=0.0, high=1.0)
     if not 0 < group_share < 1:
         raise ValueError(f"group_share must lie strictly between 0 and 1, got {group_share}")
     if not (0 <= base - local_gap / 2 and base + local_gap / 2 <= 1):

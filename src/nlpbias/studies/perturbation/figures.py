@@ -20,7 +20,9 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter, PercentFormatter
 
-from nlpbias.plotting import PALETTE, _empty, _need, new_figure
+from nlpbias.plotting import PALETTE, new_figure
+from nlpbias.plotting import mark_empty as _empty
+from nlpbias.plotting import require_columns as _need
 
 __all__ = [
     "KIND_COLOURS",

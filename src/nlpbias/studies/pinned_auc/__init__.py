@@ -8,11 +8,13 @@ from nlpbias.studies.pinned_auc.figures import (
     seed_dots_figure,
 )
 from nlpbias.studies.pinned_auc.metrics import (
-    auc,
     bias_report,
 )
 from nlpbias.studies.pinned_auc.mitigation import (
     frequency_change,
+)
+from nlpbias.studies.pinned_auc.roc import (
+    auc,
 )
 from nlpbias.studies.pinned_auc.study import (
     FAMILIES,

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from nlpbias.plotting import PALETTE, _need, new_figure
+from nlpbias.plotting import PALETTE, new_figure, require_columns
 
 
 def per_term_figure(
@@ -33,7 +33,7 @@ def per_term_figure(
     >>> [t.get_text() for t in ax.get_yticklabels()], len(ax.collections)
     (['gay', 'old'], 2)
     """
-    _need(df, [term, hue, *metrics], "per_term_figure")
+    require_columns(df, [term, hue, *metrics], "per_term_figure")
     terms = list(dict.fromkeys(df[term]))
     levels = list(dict.fromkeys(df[hue]))
     pos = {t: i for i, t in enumerate(terms)}
@@ -89,7 +89,7 @@ def seed_dots_figure(
     >>> len(seed_dots_figure(df, metrics=["FPED"]).axes[0].collections)
     1
     """
-    _need(df, [y, *metrics], "seed_dots_figure")
+    require_columns(df, [y, *metrics], "seed_dots_figure")
     rows = list(dict.fromkeys(df[y]))
     pos = {r: i for i, r in enumerate(rows)}
     fig, axes = new_figure(

@@ -76,29 +76,23 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import roc_auc_score
 
+from nlpbias.core.checks import check_choice, check_int, check_number
 from nlpbias.core.repro import rng as _rng
-from nlpbias.data.identity import term_mask
+from nlpbias.studies.pinned_auc.roc import (
+    check_both_classes,
+    check_labels,
+    check_scores,
+    eer_threshold,
+    generalized_mean,
+)
+from nlpbias.studies.pinned_auc.subgroups import METRICS, membership_table, term_metrics
 
 __all__ = [
-    "METRICS",
     "BiasReport",
     "UndefinedMetricWarning",
-    "auc",
     "bias_report",
-    "eer_threshold",
-    "generalized_mean",
 ]
 
-METRICS = (
-    "fpr",
-    "fnr",
-    "pinned_auc",
-    "subgroup_auc",
-    "bpsn_auc",
-    "bnsp_auc",
-    "pos_aeg",
-    "neg_aeg",
-)
 _BIAS_AUCS = ("subgroup_auc", "bpsn_auc", "bnsp_auc")
 _DIFFERENCES = {"FPED": "fpr", "FNED": "fnr", "PAED": "pinned_auc"}
 _DIFF_REFERENCE = {"fpr": "fpr", "fnr": "fnr", "pinned_auc": "auc"}
@@ -107,156 +101,6 @@ _BACKGROUNDS = ("non_subgroup", "all")
 
 class UndefinedMetricWarning(UserWarning):
     """Some per-term metrics are undefined (no rows, one class, ...); see ``by_group.reason``."""
-
-
-# ------------------------------------------------------------------------------ validation
-def _labels(y_true: Any) -> np.ndarray:
-    y = np.asarray(y_true)
-    if y.ndim != 1 or y.size == 0:
-        raise ValueError(f"y_true must be a non-empty 1-D array of labels, got shape {y.shape}")
-    if y.dtype == bool:
-        return y
-    if not np.issubdtype(y.dtype, np.number):
-        raise ValueError(f"y_true must hold 0/1 or bool labels, got dtype {y.dtype}")
-    bad = ~np.isin(y, (0, 1))
-    if bad.any():
-        raise ValueError(
-            f"y_true must hold only 0/1 or bool labels; {int(bad.sum())} values are not "
-            f"(first: {y[bad][0]!r}); binarise the labels first"
-        )
-    return y.astype(bool)
-
-
-def _scores(y_score: Any, n: int) -> np.ndarray:
-    s = np.asarray(y_score)
-    if s.ndim != 1:
-        raise ValueError(f"y_score must be a 1-D array of scores, got shape {s.shape}")
-    if s.dtype == bool or not np.issubdtype(s.dtype, np.number):
-        raise ValueError(f"y_score must be numeric scores in [0, 1], got dtype {s.dtype}")
-    if len(s) != n:
-        raise ValueError(f"y_true has {n} rows but y_score has {len(s)}; pass one score per row")
-    s = s.astype(np.float64)
-    if not np.all(np.isfinite(s)):
-        raise ValueError(
-            f"y_score has {int((~np.isfinite(s)).sum())} NaN or infinite values; "
-            "drop or fix those rows"
-        )
-    if s.min() < 0 or s.max() > 1:
-        raise ValueError(
-            f"y_score must lie in [0, 1], got values in [{s.min():g}, {s.max():g}]; "
-            "pass probabilities (e.g. apply a sigmoid) rather than logits"
-        )
-    return s
-
-
-def _both_classes(y: np.ndarray, what: str = "y_true") -> None:
-    if y.all() or not y.any():
-        c = int(y[0])
-        raise ValueError(
-            f"AUC is undefined: {what} has only class {c}; "
-            "pass data with both positive and negative examples"
-        )
-
-
-# --------------------------------------------------------------------------- basic metrics
-def auc(y_true: Any, y_score: Any) -> float:
-    """Area under the ROC curve (ties between a positive and a negative count 1/2).
-
-    Parameters
-    ----------
-    y_true : array-like of {0, 1} or bool
-    y_score : array-like of float in [0, 1]
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    ValueError
-        If ``y_true`` has only one class, or the input is malformed.
-
-    Examples
-    --------
-    >>> auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
-    0.75
-    """
-    y = _labels(y_true)
-    s = _scores(y_score, len(y))
-    _both_classes(y)
-    return float(roc_auc_score(y, s))
-
-
-def eer_threshold(y_true: Any, y_score: Any, *, n_grid: int = 101) -> float:
-    """Equal-error-rate threshold: the grid point that minimises ``|FP - FN|``.
-
-    The grid is ``k / (n_grid - 1)`` for ``k = 0 … n_grid - 1`` (so ``0.35`` is exactly the
-    float ``0.35``), a row is predicted positive when ``score >= threshold``, and FP and FN
-    are counts. ``FP - FN`` never increases with the threshold, so the minimisers form one run
-    of grid points; the largest is returned (as Dixon's ``compute_equal_error_rate``).
-
-    Parameters
-    ----------
-    y_true : array-like of {0, 1} or bool
-    y_score : array-like of float in [0, 1]
-    n_grid : int, default 101
-        Number of grid points on [0, 1], at least 2.
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> eer_threshold([0, 0, 1, 1], [0.1, 0.35, 0.3, 0.9])
-    0.35
-    """
-    if isinstance(n_grid, bool) or not isinstance(n_grid, int | np.integer) or n_grid < 2:
-        raise ValueError(f"n_grid must be an int >= 2, got {n_grid!r}; the paper uses 101")
-    y = _labels(y_true)
-    s = _scores(y_score, len(y))
-    grid = np.arange(int(n_grid)) / (int(n_grid) - 1)
-    neg = np.sort(s[~y])
-    pos = np.sort(s[y])
-    fp = len(neg) - np.searchsorted(neg, grid, side="left")  # negatives with score >= t
-    fn = np.searchsorted(pos, grid, side="left")  # positives with score < t
-    gap = np.abs(fp - fn)
-    best = np.flatnonzero(gap == gap.min())
-    return float(grid[best[-1]])
-
-
-def generalized_mean(values: Iterable[float], *, p: float = -5.0) -> float:
-    r"""Generalised (power) mean :math:`(\frac1N \sum_i v_i^p)^{1/p}` of non-negative values.
-
-    With ``p < 0`` a zero value makes the mean 0 (the limit). ``p = -5`` is the Jigsaw
-    competition's choice: it pulls the mean towards the worst subgroup.
-
-    Parameters
-    ----------
-    values : iterable of float
-        Non-negative, finite, at least one.
-    p : float, default -5
-        Non-zero exponent.
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> round(generalized_mean([0.9, 0.8], p=-5), 6)
-    0.841306
-    """
-    v = np.asarray(list(values), dtype=np.float64)
-    if v.ndim != 1 or v.size == 0:
-        raise ValueError("generalized_mean needs at least one value; pass a non-empty list")
-    if not np.all(np.isfinite(v)) or (v < 0).any():
-        raise ValueError("generalized_mean needs finite non-negative values; drop NaNs first")
-    if isinstance(p, bool) or not isinstance(p, int | float) or p == 0 or not math.isfinite(p):
-        raise ValueError(f"p must be a finite non-zero number, got {p!r}; Jigsaw uses p = -5")
-    if p < 0 and (v == 0).any():
-        return 0.0
-    return float(np.mean(v**p) ** (1.0 / p))
 
 
 # ------------------------------------------------------------------------------ the report
@@ -400,169 +244,6 @@ class BiasReport:
         return out
 
 
-def _membership(
-    n: int, texts: Any, membership: Any, terms: Sequence[str] | None, index: pd.Index | None
-) -> pd.DataFrame:
-    if texts is not None and membership is not None:
-        raise ValueError("pass either texts (with terms) or membership, not both")
-    if texts is not None:
-        if terms is None:
-            raise ValueError("texts needs terms; pass e.g. terms=load_identity_terms()")
-        m = term_mask(texts, terms)
-    elif membership is not None:
-        if not isinstance(membership, pd.DataFrame):
-            raise TypeError(
-                f"membership must be a pandas DataFrame (rows x terms), got {type(membership)}"
-            )
-        m = membership
-        if m.columns.duplicated().any():
-            raise ValueError(
-                f"membership has duplicate columns {list(m.columns[m.columns.duplicated()])}"
-            )
-        if terms is not None:
-            missing = [t for t in terms if t not in m.columns]
-            if missing:
-                raise ValueError(f"terms {missing} are not columns of membership")
-            m = m[list(terms)]
-    else:
-        raise ValueError("pass texts and terms, or a membership DataFrame (rows x terms)")
-    if m.shape[1] == 0:
-        raise ValueError("no terms to evaluate; pass at least one term")
-    if len(m) != n:
-        raise ValueError(f"y_true has {n} rows but the membership table has {len(m)}")
-    if index is not None and not m.index.equals(index):
-        raise ValueError(
-            "the index of y_true differs from the membership/texts index; align them or pass "
-            "plain arrays"
-        )
-    bad = [c for c in m.columns if not (m[c].dtype == bool or m[c].isin((0, 1)).all())]
-    if bad:
-        raise ValueError(f"membership columns must be bool (or 0/1); {bad[:5]} are not")
-    return m.astype(bool)
-
-
-def _u2(x: np.ndarray, ref_sorted: np.ndarray) -> int:
-    """Twice the Mann-Whitney U of ``x`` against ``ref``: pairs with x > ref count 2, ties 1.
-
-    ``_u2(x, np.sort(ref)) / 2`` equals ``scipy.stats.mannwhitneyu(x, ref).statistic`` (the U
-    of the first sample); integer-valued, so differences of counts stay exact.
-    """
-    lo = np.searchsorted(ref_sorted, x, side="left")
-    hi = np.searchsorted(ref_sorted, x, side="right")
-    return int(lo.sum() + hi.sum())
-
-
-def _pair_auc(pos: np.ndarray, neg: np.ndarray) -> float:
-    """AUC of ``pos`` (positives) against ``neg``: share of pairs with pos > neg, ties 1/2."""
-    return _u2(pos, np.sort(neg)) / (2 * len(pos) * len(neg))
-
-
-_PHRASES = {
-    # (no rows ..., among the n rows ..., every row ...)
-    True: ("no rows mention {t!r}", "that mention {t!r}", "every row mentions {t!r}"),
-    False: ("no rows are in subgroup {t!r}", "in subgroup {t!r}", "every row is in subgroup {t!r}"),
-}
-
-
-def _term_row(
-    t: str,
-    sub: np.ndarray,
-    y: np.ndarray,
-    s: np.ndarray,
-    pred: np.ndarray,
-    gen: np.random.Generator,
-    pos_sorted: np.ndarray,
-    neg_sorted: np.ndarray,
-    *,
-    min_rows: int,
-    pinned_background: str,
-    from_texts: bool,
-) -> dict[str, Any]:
-    none_, among, every = (ph.format(t=t) for ph in _PHRASES[from_texts])
-    n_t = int(sub.sum())
-    pos_t, neg_t = sub & y, sub & ~y
-    n_pos, n_neg = int(pos_t.sum()), int(neg_t.sum())
-    row: dict[str, Any] = {"term": t, "n": n_t, "n_pos": n_pos, "n_neg": n_neg}
-    row.update({m: math.nan for m in METRICS})
-    if n_t == 0:
-        row.update(status="undefined", reason=none_)
-        return row
-    if n_t < min_rows:
-        row.update(
-            status="undefined",
-            reason=f"only {n_t} rows {among}, fewer than min_rows={min_rows} (undefined: all)",
-        )
-        return row
-    causes: list[tuple[str, tuple[str, ...]]] = []
-    # Background counts = counts against every row of the class minus those in the subgroup,
-    # so each term costs O(|D_t| log n) given the class-wise sorted scores.
-    sp, sn = np.sort(s[pos_t]), np.sort(s[neg_t])
-    n_bgp, n_bgn = len(pos_sorted) - n_pos, len(neg_sorted) - n_neg
-    if n_neg:
-        row["fpr"] = float((pred & neg_t).sum() / n_neg)
-        if n_bgn:  # U(D_t^-, D_bg^-) / (n m) - 1/2
-            u2 = _u2(sn, neg_sorted) - _u2(sn, sn)
-            row["neg_aeg"] = u2 / (2 * n_neg * n_bgn) - 0.5
-        if n_bgp:  # P(background positive > subgroup negative)
-            u2 = _u2(sn, pos_sorted) - _u2(sn, sp)
-            row["bpsn_auc"] = 1.0 - u2 / (2 * n_neg * n_bgp)
-    if n_pos:
-        row["fnr"] = float((~pred & pos_t).sum() / n_pos)
-        if n_bgp:  # 1/2 - U(D_t^+, D_bg^+) / (n m)
-            u2 = _u2(sp, pos_sorted) - _u2(sp, sp)
-            row["pos_aeg"] = 0.5 - u2 / (2 * n_pos * n_bgp)
-        if n_bgn:  # P(subgroup positive > background negative)
-            u2 = _u2(sp, neg_sorted) - _u2(sp, sn)
-            row["bnsp_auc"] = u2 / (2 * n_pos * n_bgn)
-    if n_pos and n_neg:
-        row["subgroup_auc"] = _u2(sp, sn) / (2 * n_pos * n_neg)
-    else:
-        c = int(n_pos > 0)
-        lost = ("fpr", "neg_aeg", "bpsn_auc") if c else ("fnr", "pos_aeg", "bnsp_auc")
-        causes.append((f"only class {c} among the {n_t} rows {among}", (*lost, "subgroup_auc")))
-    n_bg = len(sub) - n_t
-    if n_bg == 0:
-        causes.append(
-            (f"{every}, so there is no background", ("bpsn_auc", "bnsp_auc", "pos_aeg", "neg_aeg"))
-        )
-    else:
-        if not n_bgp:
-            causes.append(("the background has no class 1 rows", ("bpsn_auc", "pos_aeg")))
-        if not n_bgn:
-            causes.append(("the background has no class 0 rows", ("bnsp_auc", "neg_aeg")))
-    pool = np.flatnonzero(~sub) if pinned_background == "non_subgroup" else np.arange(len(sub))
-    if n_t > len(pool):
-        causes.append(
-            (
-                f"the subgroup ({n_t} rows) is larger than the background ({len(pool)} rows), "
-                "so no equal-size background sample exists",
-                ("pinned_auc",),
-            )
-        )
-    else:
-        sample = gen.choice(pool, size=n_t, replace=False)
-        yp = np.r_[y[sub], y[sample]]
-        if yp.all() or not yp.any():
-            causes.append((f"the pinned sample has only class {int(yp[0])}", ("pinned_auc",)))
-        else:
-            pooled = np.r_[s[sub], s[sample]]
-            row["pinned_auc"] = _pair_auc(pooled[yp], pooled[~yp])
-    nan = [m for m in METRICS if math.isnan(row[m])]
-    if not nan:
-        row.update(status="ok", reason="")
-        return row
-    parts, explained = [], set()
-    for cause, mets in causes:
-        listed = [m for m in METRICS if m in mets and m in nan]
-        explained.update(listed)
-        parts.append(f"{cause} (undefined: {', '.join(listed)})" if listed else cause)
-    rest = [m for m in nan if m not in explained]
-    if rest:  # defensive: never leave a NaN without a reason
-        parts.append(f"could not be computed (undefined: {', '.join(rest)})")
-    row.update(status="undefined", reason="; ".join(parts))
-    return row
-
-
 def bias_report(
     y_true: Any,
     y_score: Any,
@@ -620,26 +301,18 @@ def bias_report(
     0  gay  2  0.0           1.0     ok
     """
     index = y_true.index if isinstance(y_true, pd.Series) else None
-    y = _labels(y_true)
-    s = _scores(y_score, len(y))
-    _both_classes(y)
-    if isinstance(min_rows, bool) or not isinstance(min_rows, int | np.integer) or min_rows < 1:
-        raise ValueError(f"min_rows must be an int >= 1, got {min_rows!r}")
-    if pinned_background not in _BACKGROUNDS:
-        raise ValueError(
-            f"pinned_background must be one of {_BACKGROUNDS}, got {pinned_background!r}"
-        )
+    y = check_labels(y_true)
+    s = check_scores(y_score, len(y))
+    check_both_classes(y)
+    check_int(min_rows, "min_rows", minimum=1)
+    check_choice(pinned_background, "pinned_background", _BACKGROUNDS)
     if isinstance(texts, pd.Series) and index is not None and not texts.index.equals(index):
         raise ValueError("y_true and texts have different indexes; align them first")
-    m = _membership(len(y), texts, membership, terms, index if texts is None else None)
+    m = membership_table(len(y), texts, membership, terms, index if texts is None else None)
     if threshold is None:
         thr, source = eer_threshold(y, s), "eer"
     else:
-        if isinstance(threshold, bool) or not isinstance(threshold, int | float | np.floating):
-            raise TypeError(f"threshold must be a float in [0, 1] or None, got {threshold!r}")
-        if not 0 <= threshold <= 1:
-            raise ValueError(f"threshold must lie in [0, 1], got {threshold}")
-        thr, source = float(threshold), "given"
+        thr, source = check_number(threshold, "threshold", low=0.0, high=1.0), "given"
     pred = s >= thr
     overall = pd.Series(
         {
@@ -657,7 +330,7 @@ def bias_report(
     mat = m.to_numpy(dtype=bool)
     pos_sorted, neg_sorted = np.sort(s[y]), np.sort(s[~y])
     rows = [
-        _term_row(
+        term_metrics(
             str(t),
             mat[:, k],
             y,

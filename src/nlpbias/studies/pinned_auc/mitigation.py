@@ -48,7 +48,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from nlpbias.data.describe import _check_frame, _labels, _terms, _texts, identity_term_frequencies
+from nlpbias.core.checks import check_int
+from nlpbias.data.describe import identity_term_frequencies
+from nlpbias.data.frames import as_labels, as_terms, as_texts, check_frame
 from nlpbias.data.identity import term_mask
 
 __all__ = [
@@ -113,34 +115,28 @@ class BalanceResult:
 # --------------------------------------------------------------------------- checks
 
 
-def _check_n_buckets(n_buckets: object) -> int:
-    if isinstance(n_buckets, bool) or not isinstance(n_buckets, int | np.integer) or n_buckets < 1:
-        raise ValueError(f"n_buckets must be a positive integer, got {n_buckets!r}")
-    return int(n_buckets)
-
-
 def _pool_texts(pool: object, text: str, label: str, what: str) -> pd.Series:
     if isinstance(pool, pd.DataFrame) and pool.empty:
         raise ValueError(f"{what}: the pool is empty; pass a frame of candidate texts to add")
-    pool = _check_frame(pool, [text], f"{what}: pool")
-    if label in pool.columns and _labels(pool[label]).any():
-        n = int(_labels(pool[label]).sum())
+    pool = check_frame(pool, [text], f"{what}: pool")
+    if label in pool.columns and as_labels(pool[label]).any():
+        n = int(as_labels(pool[label]).sum())
         raise ValueError(
             f"{what}: {n} pool rows are labelled toxic in {label!r}; the pool must hold "
             "non-toxic texts only, drop those rows first"
         )
-    return _texts(pool[text])
+    return as_texts(pool[text])
 
 
 def _train(train: object, text: str, label: str, what: str) -> tuple[pd.Series, np.ndarray]:
-    train = _check_frame(train, [text, label], f"{what}: train")
-    y = _labels(train[label]).to_numpy(dtype=bool)
+    train = check_frame(train, [text, label], f"{what}: train")
+    y = as_labels(train[label]).to_numpy(dtype=bool)
     if not y.any():
         raise ValueError(
             f"{what}: train has no toxic rows in {label!r}, so no term can be over-represented; "
             "pass training data with toxic rows"
         )
-    return _texts(train[text]), y
+    return as_texts(train[text]), y
 
 
 # --------------------------------------------------------------------------- buckets
@@ -185,7 +181,7 @@ def length_buckets(
     if x.ndim != 1 or x.size == 0 or not np.isfinite(x).all():
         raise ValueError("lengths must be a non-empty 1-D sequence of finite numbers")
     if edges is None:
-        n_buckets = _check_n_buckets(n_buckets)
+        n_buckets = check_int(n_buckets, "n_buckets", minimum=1)
         edges = np.unique(np.quantile(x, np.linspace(0.0, 1.0, n_buckets + 1)))
         if edges.size == 1:  # all lengths equal: one bucket
             edges = np.repeat(edges, 2)
@@ -224,7 +220,7 @@ def balance_by_length(
         Training texts with a bool (or 0/1) label, e.g. :func:`nlpbias.data.toxicity.load_davidson`.
     pool : DataFrame
         Candidate texts assumed non-toxic, e.g. the ``train`` split of
-        :func:`nlpbias.data.toxicity.load_dixon_pool`. If it has the label column, no row may be
+        :func:`nlpbias.data.dixon.load_dixon_pool`. If it has the label column, no row may be
         toxic.
     terms : sequence of str
         Identity terms, in the order they draw from the pool.
@@ -251,7 +247,7 @@ def balance_by_length(
     what = "balance_by_length"
     train_text, y = _train(train, text, label, what)
     pool_text = _pool_texts(pool, text, label, what)
-    terms = _terms(terms)
+    terms = as_terms(terms)
     b_train, edges = length_buckets(train_text.str.len(), n_buckets=n_buckets)
     b_pool, _ = length_buckets(pool_text.str.len(), edges=edges)
     k = len(edges) - 1
@@ -358,7 +354,7 @@ def random_control(
         n_buckets, counts, edges = res.n_buckets, res.added_per_bucket, res.edges
     else:
         counts, edges = added_per_bucket, None
-    train_text = _texts(_check_frame(train, [text], f"{what}: train")[text])
+    train_text = as_texts(check_frame(train, [text], f"{what}: train")[text])
     _, train_edges = length_buckets(train_text.str.len(), n_buckets=n_buckets)
     if edges is not None and not np.array_equal(edges, train_edges):
         raise ValueError(
@@ -439,7 +435,7 @@ def augment(
     """
     if isinstance(added, BalanceResult):
         added = added.added
-    train = _check_frame(train, [text, label], "augment: train")
+    train = check_frame(train, [text, label], "augment: train")
     if not isinstance(added, pd.DataFrame):
         raise TypeError(f"augment: added must be a DataFrame, got {type(added).__name__}")
     missing = [c for c in (text, label, "source") if c not in added.columns]
@@ -447,15 +443,15 @@ def augment(
         raise KeyError(f"augment: added lacks column(s) {missing} (has {list(added.columns)})")
     parts = [
         pd.DataFrame(
-            {text: _texts(train[text]).to_numpy(), label: _labels(train[label]).to_numpy()}
+            {text: as_texts(train[text]).to_numpy(), label: as_labels(train[label]).to_numpy()}
         ).assign(source="train")
     ]
     if len(added):
         parts.append(
             pd.DataFrame(
                 {
-                    text: _texts(added[text]).to_numpy(),
-                    label: _labels(added[label]).to_numpy(),
+                    text: as_texts(added[text]).to_numpy(),
+                    label: as_labels(added[label]).to_numpy(),
                     "source": added["source"].to_numpy(),
                 }
             )

@@ -35,7 +35,8 @@ from nlpbias.core.cache import cached
 from nlpbias.core.progress import progress as progress_bar
 from nlpbias.core.repro import rng as _rng
 from nlpbias.data.splits import stratified_split
-from nlpbias.studies.pinned_auc.metrics import UndefinedMetricWarning, bias_report, eer_threshold
+from nlpbias.studies.pinned_auc.metrics import UndefinedMetricWarning, bias_report
+from nlpbias.studies.pinned_auc.roc import eer_threshold
 
 __all__ = [
     "FAMILIES",
@@ -119,19 +120,19 @@ def load_study_data(
             terms=list(DEFAULT_TERMS),
             notes={"stand-in": "synthetic corpus with a planted identity-term imbalance"},
         )
-    from nlpbias.data import toxicity
+    from nlpbias.data import dixon, toxicity
     from nlpbias.data.identity import load_identity_terms
 
     davidson = toxicity.load_davidson()[["text", "toxic"]].reset_index(drop=True)
     train, general = stratified_split(davidson, test_fraction, gen)
     if max_train is not None and len(train) > max_train:
         train = train.sample(n=max_train, random_state=gen)
-    pools = {k: toxicity.load_dixon_pool(k) for k in ("debias", "random")}
+    pools = {k: dixon.load_dixon_pool(k) for k in ("debias", "random")}
     pools = {k: v[v["split"] == "train"][["text", "toxic"]] for k, v in pools.items()}
-    templates = toxicity.load_dixon_templates()[["text", "toxic"]]
+    templates = dixon.load_dixon_templates()[["text", "toxic"]]
     if max_templates is not None and len(templates) > max_templates:
         templates = templates.sample(n=max_templates, random_state=gen)
-    wiki = toxicity.load_dixon_wiki_test()[["text", "toxic"]]
+    wiki = dixon.load_dixon_wiki_test()[["text", "toxic"]]
     return StudyData(
         train=train.reset_index(drop=True),
         debias_pool=pools["debias"].reset_index(drop=True),

@@ -61,12 +61,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from nlpbias.core.checks import check_int
 from nlpbias.data.synthetic import (
     DEFAULT_TERMS,
     INSULTS,
     NEUTRAL_WORDS,
-    _check_rate,
-    _check_terms,
+    check_planted_terms,
+    check_rate,
     make_toxicity_corpus,
     planted_truth,
 )
@@ -152,17 +153,11 @@ def _check_scenario_terms(
     unknown = sorted(set(biased) - known)
     if unknown and known:
         raise ValueError(f"biased_terms {unknown} are not in terms; add them to terms or drop them")
-    terms, planted = _check_terms(terms, dict.fromkeys(biased, biased_rate))
+    terms, planted = check_planted_terms(terms, dict.fromkeys(biased, biased_rate))
     clash = sorted({w for t in terms for w in t.split()} & _template_words())
     if clash:
         raise ValueError(f"terms {clash} are also template words; choose other identity terms")
     return terms, list(planted)
-
-
-def _check_count(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return int(value)
 
 
 def scenario_truth(
@@ -194,7 +189,7 @@ def scenario_truth(
     >>> truth.set_index("term")["ratio"].round(2).tolist()
     [2.0, 0.67]
     """
-    biased_rate = _check_rate(biased_rate, "biased_rate")
+    biased_rate = check_rate(biased_rate, "biased_rate")
     terms, biased = _check_scenario_terms(terms, biased_terms, biased_rate)
     return planted_truth(
         terms=terms,
@@ -388,12 +383,12 @@ def make_mitigation_scenario(
     >>> bool(data["debias_pool"]["term"].notna().all()), bool(data["debias_pool"]["toxic"].any())
     (True, False)
     """
-    n_train = _check_count(n_train, "n_train")
-    n_pool = _check_count(n_pool, "n_pool")
-    n_test = _check_count(n_test, "n_test")
-    biased_rate = _check_rate(biased_rate, "biased_rate")
+    n_train = check_int(n_train, "n_train", minimum=1)
+    n_pool = check_int(n_pool, "n_pool", minimum=1)
+    n_test = check_int(n_test, "n_test", minimum=1)
+    biased_rate = check_rate(biased_rate, "biased_rate")
     rates = tuple(
-        _check_rate(v, k)
+        check_rate(v, k)
         for k, v in [
             ("base_rate", base_rate),
             ("mention_rate", mention_rate),

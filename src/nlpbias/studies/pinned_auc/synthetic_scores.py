@@ -19,6 +19,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from nlpbias.core.checks import check_fraction, check_int
 from nlpbias.core.repro import rng as _rng
 
 __all__ = ["DIXON_FIGURE2_SHIFTS", "make_shifted_groups"]
@@ -51,12 +52,10 @@ def make_shifted_groups(
     >>> df.groupby("group", observed=True).size().tolist()
     [100, 100, 100]
     """
-    if not isinstance(n_per_group, int) or isinstance(n_per_group, bool) or n_per_group < 2:
-        raise ValueError(f"n_per_group must be an int >= 2, got {n_per_group!r}")
+    check_int(n_per_group, "n_per_group", minimum=2)
     if not shifts:
         raise ValueError("shifts is empty; give at least one group, e.g. {'a': 0.0, 'b': 1.0}")
-    if not 0 < positive_rate < 1:
-        raise ValueError(f"positive_rate must lie in (0, 1), got {positive_rate!r}")
+    check_fraction(positive_rate, "positive_rate")
     if separation < 0 or noise <= 0:
         raise ValueError(f"need separation >= 0 and noise > 0, got {separation!r}, {noise!r}")
     gen = _rng(random_state)

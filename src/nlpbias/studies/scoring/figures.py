@@ -22,7 +22,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import PercentFormatter
 
-from nlpbias.plotting import PALETTE, _need, new_figure
+from nlpbias.plotting import PALETTE, new_figure
+from nlpbias.plotting import require_columns as _need
 
 __all__ = [
     "BIAS_XLABEL",

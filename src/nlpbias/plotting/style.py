@@ -1,0 +1,143 @@
+"""The book's figure style and the helpers every figure uses.
+
+Call :func:`set_style` once at the top of a notebook. Figures are built with :func:`new_figure`,
+without pyplot (so a notebook shows each exactly once, as the cell's value, and no figure is left
+open); nothing random or time-dependent goes into a figure.
+
+Colours are the Okabe–Ito palette (:data:`PALETTE`), which stays distinguishable under the
+common colour-vision deficiencies; labels always use the same two colours
+(:data:`LABEL_COLOURS`). :func:`require_columns`, :func:`facet_frames`, :func:`join_columns`
+and :func:`mark_empty` are the input checks and panel helpers of every figure function, here and in
+the studies' ``figures`` modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+import seaborn as sns
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+__all__ = [
+    "LABEL_COLOURS",
+    "LABEL_NAMES",
+    "PALETTE",
+    "facet_frames",
+    "join_columns",
+    "mark_empty",
+    "new_figure",
+    "require_columns",
+    "set_style",
+]
+
+#: Okabe–Ito colours (black last).
+PALETTE: list[str] = [
+    "#0072B2",  # blue
+    "#D55E00",  # vermillion
+    "#009E73",  # bluish green
+    "#CC79A7",  # reddish purple
+    "#E69F00",  # orange
+    "#56B4E9",  # sky blue
+    "#F0E442",  # yellow
+    "#000000",  # black
+]
+
+#: Colour of each toxicity label, used by every chapter.
+LABEL_COLOURS: dict[object, str] = {False: PALETTE[0], True: PALETTE[1]}
+#: Legend name of each toxicity label.
+LABEL_NAMES: dict[object, str] = {False: "not toxic", True: "toxic"}
+
+_RC = {
+    "figure.dpi": 100,
+    "savefig.dpi": 150,
+    "savefig.bbox": "tight",
+    "axes.titlesize": "medium",
+    "axes.titleweight": "bold",
+    "legend.frameon": False,
+    "svg.hashsalt": "nlpbias",  # deterministic SVG ids
+    "svg.fonttype": "none",
+    "pdf.compression": 6,
+}
+
+
+def set_style() -> None:
+    """Apply the book's seaborn theme and matplotlib settings (idempotent).
+
+    Examples
+    --------
+    >>> set_style()
+    >>> import matplotlib
+    >>> matplotlib.rcParams["svg.hashsalt"]
+    'nlpbias'
+    """
+    sns.set_theme(context="notebook", style="whitegrid", palette=PALETTE, rc=_RC)
+
+
+def new_figure(
+    n: int = 1,
+    *,
+    ncols: int = 2,
+    width: float = 6.4,
+    height: float = 4.0,
+    sharex: bool = False,
+    sharey: bool = False,
+) -> tuple[Figure, list[Axes]]:
+    """A figure with ``n`` panels, ``ncols`` per row (each ``width`` x ``height`` inches).
+
+    Returns
+    -------
+    (Figure, list of Axes)
+        Unused grid cells are removed.
+
+    Examples
+    --------
+    >>> fig, axes = new_figure(3)
+    >>> len(axes), len(fig.axes)
+    (3, 3)
+    """
+    if n < 1:
+        raise ValueError(f"a figure needs at least one panel, got n={n}")
+    ncols = max(1, min(ncols, n))
+    nrows = -(-n // ncols)
+    fig = Figure(figsize=(width * ncols, height * nrows), layout="constrained")
+    grid = fig.subplots(nrows, ncols, sharex=sharex, sharey=sharey, squeeze=False).ravel()
+    for ax in grid[n:]:
+        fig.delaxes(ax)
+    return fig, list(grid[:n])
+
+
+def facet_frames(df: pd.DataFrame, by: str | None) -> list[tuple[object, pd.DataFrame]]:
+    """``(key, sub-frame)`` per value of ``by`` (order of appearance); ``[(None, df)]`` if none."""
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
+    if by is None or by not in df.columns:
+        return [(None, df)]
+    return list(df.groupby(by, sort=False, observed=True))
+
+
+def require_columns(df: pd.DataFrame, columns: Sequence[str], what: str) -> None:
+    """Raise a one-line TypeError/KeyError unless ``df`` is a DataFrame with ``columns``."""
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"{what} needs a pandas DataFrame, got {type(df).__name__}")
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise KeyError(f"{what}: column(s) {missing} not in the frame (has {list(df.columns)})")
+
+
+def join_columns(df: pd.DataFrame, y: str | Sequence[str]) -> tuple[pd.DataFrame, str]:
+    """Return ``df`` with one label column for ``y`` (several columns are joined with ': ')."""
+    if isinstance(y, str):
+        return df, y
+    cols = list(y)
+    require_columns(df, cols, "figure")
+    label = ": ".join(cols)
+    joined = df[cols[0]].astype(str).str.cat([df[c].astype(str) for c in cols[1:]], sep=": ")
+    return df.assign(**{label: joined}), label
+
+
+def mark_empty(ax: Axes, what: str) -> None:
+    """Write "no WHAT in this run" on an empty panel and hide its axes."""
+    ax.text(0.5, 0.5, f"no {what} in this run", ha="center", va="center", transform=ax.transAxes)
+    ax.set_axis_off()

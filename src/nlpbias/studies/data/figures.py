@@ -1,0 +1,261 @@
+"""Figures of the data chapter: text lengths, toxicity by length, label balance, planted rates.
+
+Every function returns a matplotlib Figure built without pyplot, in the book's style
+(:mod:`nlpbias.plotting`). The figures the data chapter shares with other chapters (bars, the
+identity-term frequencies) are in :mod:`nlpbias.plotting`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import seaborn as sns
+from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
+
+from nlpbias.core.checks import check_choice
+from nlpbias.plotting import (
+    LABEL_COLOURS,
+    LABEL_NAMES,
+    PALETTE,
+    facet_frames,
+    join_columns,
+    mark_empty,
+    new_figure,
+    require_columns,
+)
+
+__all__ = [
+    "label_balance_figure",
+    "length_figure",
+    "observed_vs_planted",
+    "stacked_share_barh",
+    "toxicity_by_length_figure",
+]
+
+
+def length_figure(
+    lengths: pd.DataFrame,
+    *,
+    by: str | None = "dataset",
+    hue: str | None = "label",
+    kind: str = "hist",
+    unit: str = "characters",
+    log_scale: bool = True,
+) -> Figure:
+    """Distribution of text lengths, one panel per ``by`` group, coloured by ``hue``.
+
+    Parameters
+    ----------
+    lengths : DataFrame
+        Output of :func:`nlpbias.data.describe.text_lengths` (columns ``length`` and, optionally,
+        ``label`` and the ``by`` column).
+    kind : {'hist', 'ecdf'}
+        Density histogram (each hue normalised on its own) or empirical CDF.
+    log_scale : bool
+        Logarithmic length axis; lengths of 0 are then shown as 1 (the axis label says so).
+
+    Examples
+    --------
+    >>> lengths = pd.DataFrame({"length": [3, 5, 40, 50], "label": [True, True, False, False]})
+    >>> fig = length_figure(lengths, by=None)
+    >>> fig.axes[0].get_xscale()
+    'log'
+    """
+    require_columns(lengths, ["length"], "length_figure")
+    check_choice(kind, "kind", ["hist", "ecdf"])
+    hue = hue if hue is not None and hue in lengths.columns else None
+    facets = facet_frames(lengths, by)
+    outside = hue is not None and lengths[hue].nunique() > 2  # legend beside the panel
+    fig, axes = new_figure(len(facets), width=9.5 if outside else 6.4, height=3.6)
+    for ax, (key, sub) in zip(axes, facets, strict=True):
+        if sub.empty:
+            mark_empty(ax, "texts")
+            continue
+        sub = sub.copy()
+        zero = log_scale and bool((sub["length"] <= 0).any())
+        if zero:
+            sub["length"] = sub["length"].clip(lower=1)
+        palette = None
+        if hue == "label" and set(sub[hue].unique()) <= set(LABEL_COLOURS):
+            sub[hue] = sub[hue].map(LABEL_NAMES)
+            palette = {LABEL_NAMES[k]: c for k, c in LABEL_COLOURS.items()}
+        elif hue is not None:
+            palette = dict(zip(sub[hue].unique(), PALETTE * 3, strict=False))
+        common = {"data": sub, "x": "length", "hue": hue, "ax": ax, "palette": palette}
+        if kind == "hist":
+            sns.histplot(
+                **common, log_scale=log_scale, stat="density", common_norm=False,
+                element="step", bins=40,
+            )  # fmt: skip
+        else:
+            sns.ecdfplot(**common, log_scale=log_scale)
+        xlabel = f"length in {unit}" + (" (0 shown as 1)" if zero else "")
+        ax.set(title=str(key) if key is not None else "", xlabel=xlabel)
+        legend = ax.get_legend()
+        if legend is not None:
+            legend.set_title(None)
+            if outside:
+                sns.move_legend(ax, "center left", bbox_to_anchor=(1.01, 0.5), title=None)
+    return fig
+
+
+def toxicity_by_length_figure(tbl: pd.DataFrame, *, by: str | None = "dataset") -> Figure:
+    """Toxic share per length bucket, all texts and per term (Dixon et al. 2018, Figure 1).
+
+    Parameters
+    ----------
+    tbl : DataFrame
+        Output of :func:`nlpbias.data.describe.toxicity_by_length`.
+
+    Examples
+    --------
+    >>> tbl = pd.DataFrame({"subset": ["all texts"] * 2, "bucket": [1, 2],
+    ...                     "bucket_label": ["1–5", "6–9"], "toxic_share": [0.5, 0.25]})
+    >>> len(toxicity_by_length_figure(tbl, by=None).axes[0].lines)
+    1
+    """
+    require_columns(
+        tbl, ["subset", "bucket", "bucket_label", "toxic_share"], "toxicity_by_length_figure"
+    )
+    facets = facet_frames(tbl, by)
+    fig, axes = new_figure(len(facets), height=3.8)
+    # one colour per term across all panels, so a term looks the same in every facet
+    terms = [s for s in dict.fromkeys(tbl["subset"]) if s != "all texts"]
+    colour = {t: PALETTE[i % (len(PALETTE) - 1)] for i, t in enumerate(terms)}
+    for ax, (key, sub) in zip(axes, facets, strict=True):
+        if sub.empty:
+            mark_empty(ax, "length buckets")
+            continue
+        for name in ["all texts", *terms]:
+            rows = sub[sub["subset"] == name].sort_values("bucket")
+            if rows.empty:
+                continue
+            style = (
+                {"color": "black", "linestyle": "--", "linewidth": 2.5}
+                if name == "all texts"
+                else {"color": colour[name], "linewidth": 1.5}
+            )
+            ax.plot(rows["bucket"], rows["toxic_share"], marker="o", label=name, **style)
+        ticks = sub.drop_duplicates("bucket").sort_values("bucket")
+        ax.set_xticks(ticks["bucket"].to_numpy(), ticks["bucket_label"].tolist())
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.set(
+            title=str(key) if key is not None else "",
+            xlabel="length bucket (shortest to longest)",
+            ylabel="share labelled toxic",
+            ylim=(-0.02, 1.02),
+        )
+        ax.legend(fontsize="small", loc="best")
+    return fig
+
+
+def stacked_share_barh(
+    df: pd.DataFrame,
+    *,
+    y: str | Sequence[str],
+    hue: str,
+    x: str = "share",
+    colours: dict[object, str] | None = None,
+    names: dict[object, str] | None = None,
+    title: str | None = None,
+) -> Figure:
+    """100 % stacked horizontal bars: for each ``y``, the shares ``x`` of each ``hue`` value.
+
+    ``y`` may name several columns; their values are then joined (``"gap: test"``).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"part": ["a", "a"], "gender": ["f", "m"], "share": [0.5, 0.5]})
+    >>> len(stacked_share_barh(df, y="part", hue="gender").axes[0].patches)
+    2
+    """
+    require_columns(df, [hue, x], "stacked_share_barh")
+    df, y = join_columns(df, y)
+    ys = list(dict.fromkeys(df[y].astype(str)))
+    fig, (ax,) = new_figure(1, width=8.0, height=max(1.8, 0.32 * len(ys) + 1.2))
+    if df.empty:
+        mark_empty(ax, "rows")
+        return fig
+    wide = df.assign(**{y: df[y].astype(str)}).pivot_table(
+        index=y, columns=hue, values=x, aggfunc="sum", fill_value=0.0, observed=True
+    )
+    wide = wide.reindex(ys[::-1])
+    left = np.zeros(len(wide))
+    for i, value in enumerate(wide.columns):
+        colour = (colours or {}).get(value, PALETTE[i % len(PALETTE)])
+        name = (names or {}).get(value, str(value))
+        ax.barh(wide.index, wide[value], left=left, color=colour, label=name)
+        left += wide[value].to_numpy()
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.axvline(0.5, color="grey", linewidth=0.8, linestyle=":")
+    ax.set(xlim=(0, 1), title=title or "", xlabel="share", ylabel="")
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5))
+    return fig
+
+
+def label_balance_figure(balance: pd.DataFrame, *, by: str = "dataset") -> Figure:
+    """Share of each label per dataset (output of ``label_balance(..., by=by)``).
+
+    Examples
+    --------
+    >>> bal = pd.DataFrame({"dataset": ["d", "d"], "label": [False, True], "share": [0.8, 0.2]})
+    >>> len(label_balance_figure(bal).axes[0].patches)
+    2
+    """
+    require_columns(balance, ["label", "share"], "label_balance_figure")
+    if by not in balance.columns:
+        balance = balance.assign(**{by: "all"})
+    return stacked_share_barh(
+        balance, y=by, hue="label", colours=LABEL_COLOURS, names=LABEL_NAMES, title="Label balance"
+    )
+
+
+def observed_vs_planted(
+    df: pd.DataFrame,
+    *,
+    planted: str,
+    observed: str,
+    name: str | None = None,
+    label: str = "term",
+    title: str | None = None,
+    percent: bool = True,
+) -> Figure:
+    """Scatter of observed against planted values with the identity line (a recovery check).
+
+    Points on the dashed diagonal were recovered exactly; each point is annotated with ``label``.
+    ``name`` (default: the ``planted`` column's name) labels the axes "planted NAME" and
+    "observed NAME".
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"term": ["a", "b"], "p": [0.2, 0.6], "o": [0.25, 0.55]})
+    >>> len(observed_vs_planted(df, planted="p", observed="o").axes[0].texts)
+    2
+    """
+    require_columns(df, [planted, observed, label], "observed_vs_planted")
+    fig, (ax,) = new_figure(1, width=4.8, height=4.4)
+    if df.empty:
+        mark_empty(ax, "rows")
+        return fig
+    values = pd.concat([df[planted], df[observed]]).astype(float)
+    lo, hi = float(values.min()), float(values.max())
+    pad = 0.05 * (hi - lo or 1.0)
+    lims = (lo - pad, hi + pad)
+    ax.plot(lims, lims, color="grey", linestyle="--", linewidth=1, label="observed = planted")
+    ax.scatter(df[planted], df[observed], color=PALETTE[1], zorder=3)
+    for _, row in df.iterrows():
+        ax.annotate(
+            str(row[label]), (row[planted], row[observed]), xytext=(4, 3),
+            textcoords="offset points", fontsize="small",
+        )  # fmt: skip
+    if percent:
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    name = name or planted
+    ax.set(xlim=lims, ylim=lims, xlabel=f"planted {name}", ylabel=f"observed {name}")
+    ax.set_title(title or "")
+    ax.legend(loc="upper left")
+    return fig
