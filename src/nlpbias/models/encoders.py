@@ -56,7 +56,8 @@ _OFFLINE_HINT = (
 )
 _MLM_HINT = (
     "use an online masked LM such as 'bert-base-uncased', or the project's offline stand-in MLM "
-    "(nlpbias.studies.scoring.mlm.adapt_mlm(), which trains a head onto MiniLM; see chapter 06)"
+    "(nlpbias.studies.scoring.mlm.adapt_mlm(), which trains a head onto MiniLM; "
+    "see the scoring chapter)"
 )
 
 

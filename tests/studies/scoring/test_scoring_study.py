@@ -1,4 +1,4 @@
-"""The chapter 06 study module (Dong's "scoring ourselves") on hand-made score tables."""
+"""The scoring study module (Dong's "scoring ourselves") on hand-made score tables."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ frozen encoder plus a logistic head, is :mod:`nlpbias.studies.logan.frozen`.
 
 Fine-tuning cost. On 2 CPU cores one step of batch 32, ``max_length=64`` takes about 1.3 s with
 length-grouped batches (``group_by_length=True``; about 1.8 s with random batches), so one epoch
-on the 22k Davidson training tweets takes about 15 minutes (chapter 03 reports the measured
+on the 22k Davidson training tweets takes about 15 minutes (the LOGAN chapter reports the measured
 time of its run). A GPU (``device="auto"``) makes it a matter of seconds.
 """
 

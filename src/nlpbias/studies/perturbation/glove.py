@@ -5,9 +5,9 @@ Written so that Brunet et al.'s (2019) influence analysis
 from *documents* whose contributions can be recomputed one by one, and the fitted model exposes its
 loss and the gradient and Hessian of the loss in one word vector.
 
-Definitions (the notation of Brunet et al. and of the book's chapter 05; the vocabulary, the
-documents and ``X`` come from :mod:`nlpbias.studies.perturbation.cooccurrence` and are re-exported
-here)
+Definitions (the notation of Brunet et al. and of the book's perturbation chapter; the
+vocabulary, the documents and ``X`` come from :mod:`nlpbias.studies.perturbation.cooccurrence`
+and are re-exported here)
 
 - Vocabulary: the words with at least ``min_count`` occurrences (optionally only the
   ``max_size`` most frequent), ordered by count (descending), ties by the word. Out-of-vocabulary

@@ -1,4 +1,4 @@
-"""Chapter 06, "scoring ourselves" (seed 003; Kurita et al. 2019): the study's steps as functions.
+"""The scoring chapter (seed 003, "scoring ourselves"; Kurita et al. 2019): the study's steps.
 
 1. :func:`base_model` — the masked LM to start from: an HF name or folder, or ``"standin"``
    (the offline stand-in of :func:`nlpbias.studies.scoring.mlm.adapt_mlm`).

@@ -1,4 +1,4 @@
-"""A SYNTHETIC personal corpus with a planted gender association, for testing chapter 06.
+"""A SYNTHETIC personal corpus with a planted gender association, for testing the scoring chapter.
 
 Nothing here is real data. :func:`planted_corpus` writes short, lower-case, tweet-like posts of
 an imaginary person: most are neutral filler (food, weather, errands, shows; no gendered word at
