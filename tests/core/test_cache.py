@@ -348,3 +348,35 @@ def test_decorator_forms_keep_metadata(tmp_path, monkeypatch):
     with pytest.raises(TypeError):
         wrapped(1)  # the function's own error for a call that does not fit
     assert not wrapped.check_call_in_cache(1)
+
+
+def test_concurrent_writers_and_readers_never_see_part_of_an_entry(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    folder = tmp_path / "shared" / "f" / "key"
+    value = list(range(2000))
+
+    def write(_):
+        for _ in range(15):
+            cache_store.write_entry(folder, value, {"data_files": {}})
+
+    def read(_):
+        whole = 0
+        for _ in range(60):
+            try:
+                cache_store.read_meta(folder)
+                assert cache_store.read_entry(folder) == value
+            except FileNotFoundError:  # absent, or replaced meanwhile: a miss
+                continue
+            whole += 1
+        return whole
+
+    cache_store.write_entry(folder, value, {"data_files": {}})
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        writers = [pool.submit(write, i) for i in range(2)]
+        readers = [pool.submit(read, i) for i in range(2)]
+        assert sum(r.result() for r in readers) > 0
+        for w in writers:
+            w.result()
+    assert cache_store.read_entry(folder) == value
+    assert [p.name for p in folder.parent.iterdir()] == ["key"]

@@ -303,6 +303,8 @@ def _call(cache: _Cached, args: tuple, kwargs: dict) -> Any:
     if meta is not None:
         try:
             value = store.read_entry(folder)
+        except FileNotFoundError:
+            pass  # replaced by another process meanwhile
         except store.EntryError as exc:
             warnings.warn(f"{exc}; computing it again", CacheWarning, stacklevel=3)
         else:

@@ -12,7 +12,8 @@ import closure's module list, package versions, the project data files read with
 and the size of ``output.pkl``.
 
 An entry is written into a temporary folder beside its final place and renamed into it, so
-several processes may compute the same entry at once: a reader sees a whole entry or none.
+several processes may compute the same entry at once: a reader never sees part of an entry (an
+entry replaced while it is being read is a miss).
 :func:`read_entry` only ever unpickles ``output.pkl`` files that this module wrote into the
 cache folder; an entry that cannot be read raises :class:`EntryError`, which the cache turns
 into a warning and a recomputation.
@@ -122,19 +123,25 @@ def write_entry(folder: Path, value: Any, meta: Mapping[str, Any]) -> None:
 
 
 def _move_into_place(tmp: Path, folder: Path) -> None:
-    """Rename ``tmp`` to ``folder``; an existing ``folder`` is first renamed away, then deleted."""
-    for _ in range(10):
-        try:
-            os.rename(tmp, folder)
-            return
-        except OSError:
-            if not folder.exists():
-                continue  # another process moved it away meanwhile: try again
-        old = folder.with_name(f".old-{folder.name}-{uuid.uuid4().hex[:8]}")
-        with contextlib.suppress(FileNotFoundError):
-            os.rename(folder, old)
-        shutil.rmtree(old, ignore_errors=True)
-    raise OSError(f"could not move the cache entry into {folder}: other processes keep writing it")
+    """Rename ``tmp`` to ``folder``; an existing ``folder`` is renamed away just before, and
+    deleted after (the entry is absent only between two renames)."""
+    replaced = []
+    try:
+        for _ in range(10):
+            try:
+                os.rename(tmp, folder)
+                return
+            except OSError:
+                if not folder.exists():
+                    continue  # another process moved it away meanwhile: try again
+            old = folder.with_name(f".old-{folder.name}-{uuid.uuid4().hex[:8]}")
+            with contextlib.suppress(FileNotFoundError):
+                os.rename(folder, old)
+                replaced.append(old)
+        raise OSError(f"could not move the cache entry into {folder}: others keep writing it")
+    finally:
+        for old in replaced:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def read_meta(folder: Path) -> dict[str, Any]:
@@ -162,6 +169,8 @@ def read_meta(folder: Path) -> dict[str, Any]:
     try:
         size = (folder / OUTPUT_FILE).stat().st_size
     except OSError as exc:
+        if not (folder / META_FILE).exists():  # replaced by another process meanwhile
+            raise FileNotFoundError(f"{folder} was just replaced") from exc
         raise EntryError(f"{folder / OUTPUT_FILE} is missing") from exc
     written = meta.get("output_bytes")
     if size != written:
@@ -181,6 +190,8 @@ def read_entry(folder: Path) -> Any:
 
     try:
         return joblib.load(folder / OUTPUT_FILE)
+    except FileNotFoundError:
+        raise  # replaced by another process since read_meta: a plain miss
     except Exception as exc:  # unpickling can fail in many ways; all mean "recompute"
         raise EntryError(f"cannot load {folder / OUTPUT_FILE}: {type(exc).__name__}") from exc
 
