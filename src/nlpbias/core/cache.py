@@ -4,8 +4,8 @@
 **key** is a sha256 of
 
 - the function's module and qualified name;
-- its arguments, bound to the signature with the defaults filled in, minus the ``ignore``\\ d
-  names (hashed with :func:`joblib.hash`, so arrays and frames count by content);
+- its arguments, bound to the signature with the defaults filled in, minus the names in
+  ``ignore`` (hashed with :func:`joblib.hash`, so arrays and frames count by content);
 - the **code digest** of the function's module (:func:`code_digest`): the sources of every
   ``nlpbias`` module in the static import closure of that module (:func:`import_closure`,
   rules in :mod:`nlpbias.core.closure`), as imported by this process;
@@ -25,8 +25,10 @@ packages count through their versions only), modules the closure does not reach 
 another study's package keeps this study's results), the package data file
 ``nlpbias/data/registry.yaml``, the data home's datasets (verified by their checksums when
 they are read, and named by the arguments), environment variables, the machine and the
-number of threads. A function defined in a notebook (no module file) counts with its own
-source only. After changing any of these in a way that changes results, clear the cache.
+number of threads. A function defined outside ``nlpbias`` also counts with its own source; one
+defined in a notebook has no module file, so the ``nlpbias`` modules it calls do not count:
+put slow steps into the package. After changing any of these in a way that changes results,
+clear the cache.
 
 **Jupyter.** Sources count as they were when this process imported them. A kernel that keeps
 running old code after a file was edited keeps computing (and finding) the old code's results;

@@ -144,16 +144,25 @@ def _move_into_place(tmp: Path, folder: Path) -> None:
             shutil.rmtree(old, ignore_errors=True)
 
 
+def _folder_id(folder: Path) -> tuple[int, int] | None:
+    try:
+        st = folder.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
 def read_meta(folder: Path) -> dict[str, Any]:
     """The ``meta.json`` of an entry.
 
     Raises
     ------
     FileNotFoundError
-        No entry there.
+        No entry there, or it was replaced by another process while it was read.
     EntryError
         The file is not a JSON object, or ``output.pkl`` is missing or has another size.
     """
+    before = _folder_id(folder)
     try:
         text = (folder / META_FILE).read_text("utf-8")
     except FileNotFoundError:
@@ -168,12 +177,14 @@ def read_meta(folder: Path) -> dict[str, Any]:
         raise EntryError(f"{folder / META_FILE} is not an entry record")
     try:
         size = (folder / OUTPUT_FILE).stat().st_size
-    except OSError as exc:
-        if not (folder / META_FILE).exists():  # replaced by another process meanwhile
-            raise FileNotFoundError(f"{folder} was just replaced") from exc
-        raise EntryError(f"{folder / OUTPUT_FILE} is missing") from exc
+    except OSError:
+        size = None
     written = meta.get("output_bytes")
     if size != written:
+        if before is None or _folder_id(folder) != before:
+            raise FileNotFoundError(f"{folder} was replaced while it was read")
+        if size is None:
+            raise EntryError(f"{folder / OUTPUT_FILE} is missing")
         raise EntryError(f"{folder / OUTPUT_FILE} has {size} bytes, {written} were written")
     return meta
 

@@ -232,7 +232,7 @@ class _SourceRecorder(importlib.abc.MetaPathFinder):
 
     nlpbias_source_recorder = True
 
-    def find_spec(self, fullname, path, target=None):  # noqa: D102 - the finder protocol
+    def find_spec(self, fullname, path, target=None):
         if not fullname.startswith(_ROOT + "."):
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
