@@ -13,11 +13,7 @@
   texts, as seed 003 did, and reports held-out accuracy before and after.
 
 All outputs are folders that ``from_pretrained`` (and :func:`load_mlm`) can read, under the
-model cache ``$NLPBIAS_CACHE/scoring/models`` (see :func:`nlpbias.core.cache.models_dir`); their
-names hold a key of the data, the parameters and the code (:func:`nlpbias.core.cache.code_digest`
-of the module that builds them). A checkpoint is read with ``torch.load(weights_only=True)``:
-it holds tensors and plain values only (the randomness of a step is derived from the seed and
-the step number, so no generator state needs saving), and loading it runs no code.
+model cache ``$NLPBIAS_CACHE/scoring/models`` (keyed by data, parameters and code).
 """
 
 from __future__ import annotations
@@ -241,7 +237,6 @@ def predict_masked(
 def _standin_dir(cfg: StandInConfig, fingerprint: str, output_dir: str | Path | None) -> Path:
     if output_dir is not None:
         return Path(output_dir).expanduser()
-    # the code that trains the stand-in is part of its key, as for @cached results
     return models_dir(__name__) / f"standin-{cfg.key(f'{fingerprint}:{code_digest(__name__)}')}"
 
 
@@ -281,8 +276,7 @@ def adapt_mlm(
     eval_every, checkpoint_every : int
         Held-out evaluation and checkpoint intervals, in steps.
     output_dir : str or Path, optional
-        Default ``$NLPBIAS_CACHE/scoring/models/standin-<key>`` where the key hashes config,
-        data and code.
+        Default ``$NLPBIAS_CACHE/scoring/models/standin-<key>`` (config, data and code).
     device : str or torch.device, default "auto"
         CUDA when present, else CPU.
     show_progress : bool, default True
@@ -333,7 +327,7 @@ def adapt_mlm(
     ckpt = out / _CHECKPOINT
     saved = None
     if ckpt.is_file():
-        saved = torch.load(ckpt, map_location=torch_device, weights_only=True)
+        saved = torch.load(ckpt, map_location=torch_device, weights_only=True)  # runs no code
         model.load_state_dict(saved["model"])
         state = saved["state"]
         logger.info("resuming the stand-in at step %d", state["step"])
