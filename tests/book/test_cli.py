@@ -82,3 +82,38 @@ def test_profiles_define_every_study_for_every_profile() -> None:
         for study in config["studies"]:
             # raises RunnerError if a profile sets a parameter the notebook does not define
             runner.resolve_parameters(ROOT, study, profile)
+
+
+def _entry(root: Path, rel: str, size: int) -> None:
+    (root / rel).mkdir(parents=True)
+    (root / rel / "output.pkl").write_bytes(b"x" * size)
+
+
+def test_cache_list_and_clear(capsys: pytest.CaptureFixture[str], tmp_path, monkeypatch) -> None:
+    root = tmp_path / "cache"
+    monkeypatch.setenv("NLPBIAS_CACHE", str(root))
+    _entry(root, "logan/nlpbias.studies.logan.study._fit/k1", 1_500_000)
+    _entry(root, "scoring/models/standin-abc", 10)
+    (root / "joblib").mkdir()
+    assert cli.main(["cache", "list"]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[1:] if line.strip()}
+    assert rows["logan"][:2] == ["1", "1.5"] and rows["scoring"][0] == "1"
+    assert rows["shared"][:2] == ["0", "0.0"] and rows["pinned_auc"][0] == "0"
+    assert f"cache folder: {root}" in out and "joblib" in out
+    assert cli.main(["cache", "clear", "logan"]) == 0
+    assert "cleared the logan part of" in capsys.readouterr().out
+    assert not (root / "logan").exists() and (root / "scoring").exists()
+    assert cli.main(["cache", "clear"]) == 0
+    assert not list(root.iterdir())
+
+
+def test_cache_clear_refuses_an_unknown_study(
+    capsys: pytest.CaptureFixture[str], tmp_path, monkeypatch
+):
+    monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path))
+    (tmp_path / "logan").mkdir()
+    assert cli.main(["cache", "clear", "logan2"]) == 1
+    err = _one_error_line(capsys)
+    assert "unknown study 'logan2': choose one of " in err and "pinned_auc" in err
+    assert (tmp_path / "logan").is_dir()

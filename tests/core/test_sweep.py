@@ -7,7 +7,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
+from nlpbias.core.cache import cached
+from nlpbias.core.provenance import recording
 from nlpbias.core.sweep import SweepError, run_sweep
+from nlpbias.data.identity import load_identity_terms
 
 TASKS = [{"n": n, "random_state": s} for n in (3, 5) for s in (0, 1, 2)]
 
@@ -134,3 +137,40 @@ def test_a_value_shared_by_tasks_is_sent_to_dask_workers_once() -> None:
     assert [t["corpus"] for t in sent] == ["future-0", "future-0"]
     assert [t["seed"] for t in sent] == [0, 1] and sent[0]["own"] is own
     assert tasks[0]["corpus"] is corpus, "the caller's tasks are not modified"
+
+
+# ------------------------------------------------------------------ data files read by the tasks
+TERMS_FILE = "data/identity_terms/dixon2018.yaml"
+
+
+@cached
+def terms_in_workers(n: int) -> list:
+    """A cached step whose data file is read only in the worker processes of its sweep."""
+    tasks = [{"name": "dixon2018"}] * n
+    return run_sweep(load_identity_terms, tasks, executor="process", n_jobs=2, show_progress=False)
+
+
+@pytest.mark.parametrize("executor", ["serial", "threads"])
+def test_tasks_report_the_data_files_they_read(executor: str) -> None:
+    tasks = [{"name": "dixon2018"}] * 2
+    with recording() as files:
+        if executor == "threads":
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                got = run_sweep(load_identity_terms, tasks, executor=pool, show_progress=False)
+        else:
+            got = run_sweep(load_identity_terms, tasks, executor=executor, show_progress=False)
+    assert got[0][:2] == ["lesbian", "gay"] and list(files) == [TERMS_FILE]
+
+
+def test_process_pool_reports_data_files_to_a_cached_caller(tmp_path, monkeypatch) -> None:
+    import json
+
+    monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path))
+    with recording() as outer:  # the caller of the cached step: files pass up through it
+        assert terms_in_workers(2)[1][:2] == ["lesbian", "gay"]
+    assert list(outer) == [TERMS_FILE]
+    (meta,) = tmp_path.rglob("meta.json")
+    assert list(json.loads(meta.read_text())["data_files"]) == [TERMS_FILE]
+    with recording() as again:
+        terms_in_workers(2)  # a hit: the stored files are passed up
+    assert list(again) == [TERMS_FILE]

@@ -1,4 +1,4 @@
-"""Command line: ``nlpbias run``, ``nlpbias book``, ``nlpbias data`` and ``nlpbias check-site``.
+"""Command line: ``nlpbias run``, ``book``, ``data``, ``cache`` and ``check-site``.
 
 Every failure ends with one line on stderr, ``nlpbias: error: ...``, and exit status 1.
 """
@@ -44,6 +44,12 @@ def _parser() -> argparse.ArgumentParser:
     data.add_argument("action", choices=["list", "verify", "fetch"])
     data.add_argument("names", nargs="*", help="dataset names (default: all)")
     data.add_argument("--force", action="store_true", help="fetch: download even if present")
+
+    cache = sub.add_parser("cache", help="list or clear the on-disk cache of results, per study")
+    cache_sub = cache.add_subparsers(dest="action", required=True)
+    cache_sub.add_parser("list", help="entries, size and last use per study; the cache folder")
+    clear = cache_sub.add_parser("clear", help="delete the cache, or one study's part of it")
+    clear.add_argument("study", nargs="?", help="a study name, or 'shared' (default: everything)")
 
     site = sub.add_parser("check-site", help="check the built HTML book in a headless browser")
     site.add_argument("--html", help="the built site (default: _build/html of the project)")
@@ -102,6 +108,24 @@ def _cmd_data(args: argparse.Namespace) -> None:
             print(f"{name}: {data.fetch(name, force=args.force)}")
 
 
+def _cmd_cache(args: argparse.Namespace) -> None:
+    from nlpbias.core import cache
+
+    if args.action == "list":
+        table = cache.cache_summary()
+        print(table.to_string(index=False))
+        print(f"cache folder: {table.attrs['location']}")
+        if table.attrs["other"]:
+            print(
+                f"other folders (older cache layouts): {', '.join(table.attrs['other'])}; "
+                "`nlpbias cache clear` removes them"
+            )
+        return
+    cache.clear_cache(study=args.study)
+    what = f"the {args.study} part of" if args.study else "everything in"
+    print(f"cleared {what} {cache.cache_dir()}")
+
+
 def _cmd_check_site(args: argparse.Namespace) -> None:
     from nlpbias.book import sitecheck
 
@@ -144,17 +168,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
     from nlpbias.book.sitecheck import SiteCheckError
+    from nlpbias.core.cache_store import CacheError
     from nlpbias.data import DataError
 
     commands = {
         "run": _cmd_run,
         "book": _cmd_book,
         "data": _cmd_data,
+        "cache": _cmd_cache,
         "check-site": _cmd_check_site,
     }
     try:
         commands[args.command](args)
-    except (runner.RunnerError, DataError, SiteCheckError) as exc:
+    except (runner.RunnerError, DataError, SiteCheckError, CacheError) as exc:
         print(f"nlpbias: error: {exc}", file=sys.stderr)
         return 1
     return 0

@@ -3,8 +3,10 @@
 ``notebooks/profiles.yml`` says which notebook belongs to which study and which parameters each
 profile injects into it. :func:`run` checks every parameter against the notebook's own
 ``parameters`` cell, executes a copy of the notebook into the build tree (the template is never
-written), and records what ran (profile, parameters, package versions, git commit, duration) in
-the executed notebook's metadata and in ``_build/runs.jsonl``.
+written), and records what ran (profile, parameters, package versions, git commit, duration, and
+which cached steps were hits) in the executed notebook's metadata and in ``_build/runs.jsonl``.
+The cached steps come from the cache's run log: the kernel inherits ``$NLPBIAS_CACHE_LOG``
+naming a fresh file, to which every cached call appends a line (:mod:`nlpbias.core.cache`).
 
 Examples
 --------
@@ -21,6 +23,7 @@ import json
 import os
 import platform
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
@@ -31,6 +34,7 @@ from typing import Any
 
 import yaml
 
+from nlpbias.core.cache import LOG_ENV
 from nlpbias.core.paths import checkout_dir
 
 PROFILES_FILE = Path("notebooks") / "profiles.yml"
@@ -73,6 +77,8 @@ class RunRecord:
     git_commit: str | None
     versions: dict[str, str] = field(default_factory=dict)
     error: str | None = None
+    #: Cached steps of the run: ``hits``, ``misses`` and ``steps`` (see :func:`read_cache_log`).
+    cache: dict[str, Any] = field(default_factory=dict)
 
 
 def project_root(start: str | Path | None = None) -> Path:
@@ -191,10 +197,46 @@ def git_commit(root: Path) -> str | None:
     return head + ("-dirty" if dirty else "")
 
 
+def read_cache_log(path: str | Path) -> dict[str, Any]:
+    """Summarise a cache run log (``$NLPBIAS_CACHE_LOG``): which cached steps were hits.
+
+    Parameters
+    ----------
+    path : str or Path
+        A file of JSON lines ``{"function", "study", "hit", "seconds", "key"}``, one per cached
+        call, in call order (nested calls and sweep tasks included). A missing file is a run
+        without cached calls; unreadable lines are skipped.
+
+    Returns
+    -------
+    dict
+        ``hits`` and ``misses`` (counts) and ``steps`` (the lines, in order).
+
+    Examples
+    --------
+    >>> read_cache_log("/nonexistent/log.jsonl")
+    {'hits': 0, 'misses': 0, 'steps': []}
+    """
+    steps = []
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        lines = []
+    for line in lines:
+        try:
+            step = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(step, dict) and isinstance(step.get("hit"), bool):
+            steps.append(step)
+    hits = sum(step["hit"] for step in steps)
+    return {"hits": hits, "misses": len(steps) - hits, "steps": steps}
+
+
 @contextlib.contextmanager
-def _kernel_environment(profile: str) -> Iterator[None]:
+def _kernel_environment(profile: str, cache_log: Path) -> Iterator[None]:
     """Environment the kernel inherits while a notebook runs (restored afterwards)."""
-    env = {**KERNEL_ENV, "NLPBIAS_PROFILE": profile}
+    env = {**KERNEL_ENV, "NLPBIAS_PROFILE": profile, LOG_ENV: str(cache_log)}
     saved = {key: os.environ.get(key) for key in env}
     os.environ.update(env)
     try:
@@ -269,8 +311,11 @@ def run(
     started = datetime.now(UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     error = None
+    fd, name = tempfile.mkstemp(prefix=f"cache-{study}-", suffix=".jsonl")
+    os.close(fd)
+    cache_log = Path(name)
     try:
-        with _kernel_environment(profile):
+        with _kernel_environment(profile, cache_log):
             papermill.execute_notebook(
                 str(template),
                 str(output),
@@ -281,6 +326,9 @@ def run(
             )
     except Exception as exc:  # papermill raises many kinds; all end the run the same way
         error = _failure_message(exc, template, output)
+    finally:
+        cache = read_cache_log(cache_log)
+        cache_log.unlink(missing_ok=True)
     record = RunRecord(
         study=study,
         notebook=template.name,
@@ -293,6 +341,7 @@ def run(
         git_commit=git_commit(root),
         versions=package_versions(),
         error=error,
+        cache=cache,
     )
     if output.is_file():
         nb = nbformat.read(output, as_version=4)

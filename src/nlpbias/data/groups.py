@@ -25,9 +25,15 @@ __all__ = ["gender_groups", "gender_words", "jigsaw_groups"]
 logger = logging.getLogger(__name__)
 
 
-@lru_cache(maxsize=1)
 def _gender_file() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    # resolved (and noted into the running cached computations) on every call; parsed once
+    # per version of the file
     p = data_file("groups", "gender_words.yaml")
+    return _parse_gender_file(str(p), p.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=4)
+def _parse_gender_file(p: str, mtime_ns: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
     with open(p, encoding="utf-8") as fh:
         spec = yaml.safe_load(fh)
     if not isinstance(spec, dict) or not spec.get("male") or not spec.get("female"):

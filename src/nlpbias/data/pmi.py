@@ -37,6 +37,8 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from nlpbias.core.checks import check_int
+from nlpbias.core.paths import data_file, record_file
 from nlpbias.core.text import as_text_series, tokenize
 
 __all__ = [
@@ -89,12 +91,6 @@ def _sort_key(value: Any) -> tuple[int, Any]:
     return (
         (0, value) if isinstance(value, int | float | np.integer | np.floating) else (1, str(value))
     )
-
-
-def _positive_int(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-        raise ValueError(f"{name} must be an int >= 1, got {value!r}")
-    return int(value)
 
 
 def extract_pmi(
@@ -159,8 +155,8 @@ def extract_pmi(
         raise ValueError(
             f"labels has {int(lab.isna().sum())} missing values; drop those texts first"
         )
-    min_df = _positive_int("min_df", min_df)
-    top_k = _positive_int("top_k", top_k)
+    min_df = check_int(min_df, "min_df", minimum=1)
+    top_k = check_int(top_k, "top_k", minimum=1)
     if not isinstance(lowercase, bool):
         raise TypeError(f"lowercase must be True or False, got {lowercase!r}")
     if tokenizer is not None and not callable(tokenizer):
@@ -367,14 +363,12 @@ def load_selection(name: str, *, folder: str | Path | None = None) -> pd.DataFra
     >>> sel.query("set == 'male' and decision == 'kept'")["word"].tolist()[:3]
     ['he', 'man', 'him']
     """
-    from nlpbias.data.wordsets import wordsets_dir
-
-    root = wordsets_dir() / "selection" if folder is None else Path(folder)
+    root = data_file("wordsets", "selection") if folder is None else Path(folder)
     available = sorted(p.stem for p in root.glob("*.yaml"))
     if name not in available:
         raise ValueError(f"selection must be one of {available}, got {name!r}")
     where = f"selection file {name}.yaml"
-    spec = yaml.safe_load((root / f"{name}.yaml").read_text(encoding="utf-8"))
+    spec = yaml.safe_load(record_file(root / f"{name}.yaml").read_text(encoding="utf-8"))
     missing = [f for f in _SELECTION_FIELDS if not isinstance(spec, dict) or f not in spec]
     if missing:
         raise ValueError(f"{where} lacks field(s) {missing}; required: {list(_SELECTION_FIELDS)}")

@@ -1,4 +1,4 @@
-"""Experiments of the book: each module runs one study from data to tables; notebooks call it."""
+"""The numbers the papers reported (``data/reported/*.yaml``), read through ``core.paths``."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def load_reported(name: str) -> dict[str, Any]:
     """
     import yaml
 
-    path = data_file("reported", f"{name}.yaml")
+    path = data_file("reported", f"{name}.yaml")  # noted into the running cached computations
     if not path.is_file():
         raise FileNotFoundError(
             f"no reported numbers at {path}; expected data/reported/{name}.yaml"

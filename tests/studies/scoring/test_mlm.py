@@ -123,7 +123,7 @@ def _weights(folder) -> dict[str, torch.Tensor]:
 # ----------------------------------------------------------------------------- adapt_mlm
 def test_adapt_mlm_writes_a_loadable_model_and_a_card(encoder_dir, tmp_path) -> None:
     path = adapt_mlm(TEXTS, config=_cfg(encoder_dir), eval_every=2, show_progress=False)
-    assert path.parent == tmp_path / "cache" / "models"
+    assert path.parent == tmp_path / "cache" / "scoring" / "models"
     assert path.name.startswith("standin-")
     tok, model = load_mlm(path, device="cpu")  # refuses folders without a head
     assert not model.training
@@ -204,6 +204,30 @@ def test_resumed_run_equals_an_uninterrupted_one(dropout_encoder_dir, tmp_path, 
         torch.testing.assert_close(got[key], value, rtol=0, atol=0, msg=key)
 
 
+def test_checkpoint_loads_without_running_code(encoder_dir, tmp_path, monkeypatch) -> None:
+    cfg = _cfg(encoder_dir)
+    with monkeypatch.context() as patch:
+        _stop_after(patch, 2)
+        part = adapt_mlm(
+            TEXTS, config=cfg, output_dir=tmp_path / "p", max_minutes=1, show_progress=False
+        )
+    # the safe loader refuses anything but tensors and plain values
+    saved = torch.load(part / "checkpoint.pt", weights_only=True)
+    assert set(saved) == {"model", "optimiser", "phase", "state"}
+    assert saved["state"]["step"] == 2 and saved["phase"] == "head"
+
+
+def test_model_folders_are_keyed_by_the_code_too(encoder_dir, mlm_dir, monkeypatch) -> None:
+    cfg = _cfg(encoder_dir)
+    before = mlm._standin_dir(cfg, "data", None)
+    tuned = _fine_tune(mlm_dir, TEXTS[:64], max_steps=1)
+    monkeypatch.setattr(mlm, "code_digest", lambda name: "edited")
+    monkeypatch.setattr(mlm_finetune, "code_digest", lambda name: "edited")
+    after = mlm._standin_dir(cfg, "data", None)
+    assert after != before and after.parent == before.parent
+    assert _fine_tune(mlm_dir, TEXTS[:64], max_steps=1).path != tuned.path
+
+
 def test_adapt_mlm_cache_hit_does_not_train(encoder_dir, monkeypatch) -> None:
     cfg = _cfg(encoder_dir, steps=2, head_steps=2)
     path = adapt_mlm(TEXTS, config=cfg, show_progress=False)
@@ -251,7 +275,7 @@ def test_fine_tune_split_record_and_cache(mlm_dir, tmp_path, monkeypatch) -> Non
     res = _fine_tune(mlm_dir, texts, learning_rate=1e-3, max_steps=3)
     assert (res.n_train_texts, res.n_val_texts) == (180, 20)
     assert res.steps == 3
-    assert res.path.parent == tmp_path / "cache" / "models"
+    assert res.path.parent == tmp_path / "cache" / "scoring" / "models"
     assert res.before["n_masked"] == res.after["n_masked"] > 0  # the same held-out masks
     assert res.before != res.after
     record = json.loads((res.path / "fine_tune.json").read_text())

@@ -38,10 +38,15 @@ __all__ = ["make_coref_standin", "standin_templates"]
 _PRONOUNS = {"male": "he", "female": "she"}
 
 
-@lru_cache(maxsize=1)
 def _templates() -> dict[str, tuple[tuple[str, str, str, str], ...]]:
-    path = data_file("templates", "coref_standin.yaml")
-    spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+    path = data_file("templates", "coref_standin.yaml")  # noted on every call, parsed once
+    return _parse_templates(str(path), path.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=4)
+def _parse_templates(path: str, mtime_ns: int) -> dict[str, tuple[tuple[str, str, str, str], ...]]:
+    with open(path, encoding="utf-8") as fh:
+        spec = yaml.safe_load(fh)
     out = {}
     for part, refs in (("train", ("a", "b")), ("heldout", ("a", "b")), ("ambiguous", (None,))):
         rows = spec.get(part) or []

@@ -13,7 +13,7 @@
   texts, as seed 003 did, and reports held-out accuracy before and after.
 
 All outputs are folders that ``from_pretrained`` (and :func:`load_mlm`) can read, under the
-model cache ``$NLPBIAS_CACHE/models`` (see :func:`nlpbias.core.cache.cache_dir`).
+model cache ``$NLPBIAS_CACHE/scoring/models`` (keyed by data, parameters and code).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Any
 import pandas as pd
 import torch
 
-from nlpbias.core.cache import cache_dir
+from nlpbias.core.cache import code_digest, models_dir
 from nlpbias.core.progress import progress
 from nlpbias.models.encoders import load_mlm, resolve_device, resolve_model
 from nlpbias.studies.scoring.mlm_finetune import FineTuneResult, fine_tune_mlm
@@ -237,7 +237,7 @@ def predict_masked(
 def _standin_dir(cfg: StandInConfig, fingerprint: str, output_dir: str | Path | None) -> Path:
     if output_dir is not None:
         return Path(output_dir).expanduser()
-    return cache_dir() / "models" / f"standin-{cfg.key(fingerprint)}"
+    return models_dir(__name__) / f"standin-{cfg.key(f'{fingerprint}:{code_digest(__name__)}')}"
 
 
 def adapt_mlm(
@@ -276,7 +276,7 @@ def adapt_mlm(
     eval_every, checkpoint_every : int
         Held-out evaluation and checkpoint intervals, in steps.
     output_dir : str or Path, optional
-        Default ``$NLPBIAS_CACHE/models/standin-<key>`` where the key hashes config and data.
+        Default ``$NLPBIAS_CACHE/scoring/models/standin-<key>`` (config, data and code).
     device : str or torch.device, default "auto"
         CUDA when present, else CPU.
     show_progress : bool, default True
@@ -327,7 +327,7 @@ def adapt_mlm(
     ckpt = out / _CHECKPOINT
     saved = None
     if ckpt.is_file():
-        saved = torch.load(ckpt, map_location=torch_device, weights_only=False)
+        saved = torch.load(ckpt, map_location=torch_device, weights_only=True)  # runs no code
         model.load_state_dict(saved["model"])
         state = saved["state"]
         logger.info("resuming the stand-in at step %d", state["step"])

@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 import torch
 
-from nlpbias.core.cache import cache_dir
+from nlpbias.core.cache import code_digest, models_dir
 from nlpbias.core.progress import progress
 from nlpbias.models.encoders import load_mlm, resolve_device, resolve_model
 from nlpbias.studies.scoring.mlm_training import (
@@ -145,7 +145,8 @@ def fine_tune_mlm(
         bfloat16 autocast (CPU and CUDA).
     random_state : int, default 0
     output_dir : str or Path, optional
-        Default ``$NLPBIAS_CACHE/models/finetuned-<key>``.
+        Default ``$NLPBIAS_CACHE/scoring/models/finetuned-<key>`` (the key hashes the
+        parameters, the data and the code).
     device : str or torch.device, default "auto"
     show_progress : bool, default True
 
@@ -189,10 +190,10 @@ def fine_tune_mlm(
         "train": texts_fingerprint(train_texts),
         "val": texts_fingerprint(held_texts),
     }
-    key = hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()[:12]
-    out = (
-        Path(output_dir).expanduser() if output_dir else cache_dir() / "models" / f"finetuned-{key}"
-    )
+    code = code_digest(__name__)  # the training code is part of the key, as for @cached results
+    key = hashlib.sha256(json.dumps({**params, "code": code}, sort_keys=True).encode())
+    key = key.hexdigest()[:12]
+    out = Path(output_dir).expanduser() if output_dir else models_dir(__name__) / f"finetuned-{key}"
     record = out / FINETUNE_FILE
     if record.is_file():
         saved = json.loads(record.read_text())
