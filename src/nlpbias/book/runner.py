@@ -13,7 +13,7 @@ Examples
 >>> from nlpbias import runner
 >>> record = runner.run("data", "smoke", overrides={"random_state": 1})  # doctest: +SKIP
 >>> record.output  # doctest: +SKIP
-PosixPath('.../_build/notebooks/00_data.ipynb')
+PosixPath('.../_build/notebooks/data.ipynb')
 """
 
 from __future__ import annotations

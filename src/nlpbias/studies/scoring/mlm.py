@@ -1,4 +1,4 @@
-"""Masked language models for chapter 06: load one, build the offline stand-in, fine-tune it.
+"""Masked language models for the scoring chapter: load one, build the stand-in, fine-tune it.
 
 * :func:`load_mlm` loads any masked LM by Hugging Face name or local folder
   (``"bert-base-uncased"`` is the book's setting on a machine that is online).
@@ -32,17 +32,18 @@ import pandas as pd
 import torch
 
 from nlpbias.core.cache import code_digest, models_dir
+from nlpbias.core.checks import check_int
 from nlpbias.core.progress import progress
 from nlpbias.models.encoders import load_mlm, resolve_device, resolve_model
 from nlpbias.studies.scoring.mlm_finetune import FineTuneResult, fine_tune_mlm
 from nlpbias.studies.scoring.mlm_training import (
     batch_tensors,
     bf16_autocast,
-    check_int,
     lr_factor,
     mask_tokens,
     masked_accuracy,
     masked_lm_loss,
+    nonempty_texts,
     pack_blocks,
     seeded,
     split_indices,
@@ -50,7 +51,6 @@ from nlpbias.studies.scoring.mlm_training import (
     step_seed,
     texts_fingerprint,
 )
-from nlpbias.studies.scoring.mlm_training import nonempty_texts as _check_texts
 
 __all__ = [
     "DEFAULT_PROBES",
@@ -208,7 +208,7 @@ def predict_masked(
     --------
     >>> predict_masked(model, tok, ["paris is the capital of [MASK]."], k=1)  # doctest: +SKIP
     """
-    probes = _check_texts(probes, "probes")
+    probes = nonempty_texts(probes, "probes")
     mask = tokenizer.mask_token
     rows = []
     was_training = model.training
@@ -294,15 +294,15 @@ def adapt_mlm(
     cfg = config if config is not None else StandInConfig()
     if not isinstance(cfg, StandInConfig):
         raise TypeError(f"config must be a StandInConfig, got {type(cfg).__name__}")
-    check_int(cfg.steps, "steps", 1)
-    check_int(cfg.head_steps, "head_steps", 0)
-    check_int(eval_every, "eval_every", 1)
-    check_int(checkpoint_every, "checkpoint_every", 1)
+    check_int(cfg.steps, "steps", minimum=1)
+    check_int(cfg.head_steps, "head_steps", minimum=0)
+    check_int(eval_every, "eval_every", minimum=1)
+    check_int(checkpoint_every, "checkpoint_every", minimum=1)
     if cfg.head_steps > cfg.steps:
         raise ValueError(f"head_steps ({cfg.head_steps}) must be <= steps ({cfg.steps})")
     if max_minutes is not None and not max_minutes >= 0:
         raise ValueError(f"max_minutes must be >= 0 or None, got {max_minutes!r}")
-    texts = _check_texts(standin_corpus() if texts is None else texts)
+    texts = nonempty_texts(standin_corpus() if texts is None else texts)
     fingerprint = texts_fingerprint(texts)
     out = _standin_dir(cfg, fingerprint, output_dir)
     card_path = out / CARD_FILE

@@ -23,16 +23,17 @@ import pandas as pd
 import torch
 
 from nlpbias.core.cache import code_digest, models_dir
+from nlpbias.core.checks import check_int
 from nlpbias.core.progress import progress
 from nlpbias.models.encoders import load_mlm, resolve_device, resolve_model
 from nlpbias.studies.scoring.mlm_training import (
     batch_tensors,
     bf16_autocast,
-    check_int,
     lr_factor,
     mask_tokens,
     masked_accuracy,
     masked_lm_loss,
+    nonempty_texts,
     pack_blocks,
     seeded,
     split_indices,
@@ -40,7 +41,6 @@ from nlpbias.studies.scoring.mlm_training import (
     step_seed,
     texts_fingerprint,
 )
-from nlpbias.studies.scoring.mlm_training import nonempty_texts as _check_texts
 
 __all__ = ["FINETUNE_FILE", "FineTuneResult", "fine_tune_mlm"]
 
@@ -161,11 +161,11 @@ def fine_tune_mlm(
     >>> res.after["top1"] > res.before["top1"]  # doctest: +SKIP
     True
     """
-    texts = _check_texts(texts)
-    check_int(epochs, "epochs", 1)
-    check_int(batch_size, "batch_size", 1)
+    texts = nonempty_texts(texts)
+    check_int(epochs, "epochs", minimum=1)
+    check_int(batch_size, "batch_size", minimum=1)
     if max_steps is not None:
-        check_int(max_steps, "max_steps", 1)
+        check_int(max_steps, "max_steps", minimum=1)
     if not learning_rate > 0:
         raise ValueError(f"learning_rate must be positive, got {learning_rate!r}")
     if val_texts is None:
@@ -175,7 +175,7 @@ def fine_tune_mlm(
         train_texts = [texts[i] for i in train_idx]
         held_texts = [texts[i] for i in val_idx]
     else:
-        train_texts, held_texts = texts, _check_texts(val_texts, "val_texts")
+        train_texts, held_texts = texts, nonempty_texts(val_texts, "val_texts")
     base_name = resolve_model(base)
     params = {
         "base": _model_identity(base_name),

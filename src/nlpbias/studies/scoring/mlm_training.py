@@ -34,7 +34,6 @@ from nlpbias.models.torch_utils import pad_ids
 
 __all__ = [
     "bf16_autocast",
-    "check_int",
     "lr_factor",
     "mask_tokens",
     "masked_accuracy",
@@ -99,12 +98,6 @@ def seeded(seed: int, device: torch.device | None = None) -> Iterator[None]:
     with torch.random.fork_rng(devices=devices):
         torch.manual_seed(seed % (2**63))
         yield
-
-
-def check_int(value: object, name: str, minimum: int) -> int:
-    """:func:`nlpbias.core.checks.check_int` with ``minimum`` positional (as mlm and
-    mlm_finetune call it): ``value`` as an int >= ``minimum``, else a one-line ValueError."""
-    return checks.check_int(value, name, minimum=minimum)
 
 
 def lr_factor(step: int, *, start: int, warmup: int, total: int) -> float:
