@@ -305,7 +305,6 @@ def test_summary_and_clear_per_study(tmp_path):
 def test_cache_dir_location(monkeypatch, tmp_path):
     monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path / "here"))
     assert cache.cache_dir() == tmp_path / "here"
-    assert cache.memory().location == str(tmp_path / "here")
     assert cache.models_dir("nlpbias.studies.scoring.mlm") == tmp_path / "here/scoring/models"
     monkeypatch.delenv("NLPBIAS_CACHE")
     import nlpbias
@@ -329,7 +328,7 @@ def test_bad_arguments(tmp_path):
     a_file = tmp_path / "f.txt"
     a_file.write_text("x")
     with pytest.raises(NotADirectoryError, match="is a file"):
-        cache.memory(a_file)
+        cache.clear_cache(a_file)
 
 
 def test_decorator_forms_keep_metadata(tmp_path, monkeypatch):

@@ -67,9 +67,11 @@ def test_named_training_is_cached_by_name_and_parameters(fake_corpus):
 
 
 def test_named_training_retrains_when_code_changes(fake_corpus, monkeypatch):
+    from nlpbias.core import cache
+
     kw = {"min_count": 1, **FAST}
     train_word2vec("wiki_summaries", **kw)
-    monkeypatch.setattr(training, "_fingerprint", lambda: "edited-tokenizer")
+    monkeypatch.setattr(cache, "code_digest", lambda module: "edited-tokenizer")
     train_word2vec("wiki_summaries", **kw)
     assert len(fake_corpus) == 2
 
@@ -89,9 +91,16 @@ def test_named_training_bad_input(kwargs, exc, fragment, fake_corpus, one_line):
     assert fake_corpus == []
 
 
-def test_fingerprint_is_stable():
-    assert training._fingerprint() == training._fingerprint()
-    assert len(training._fingerprint()) == 16
+def test_the_key_covers_the_tokenizer_the_corpus_reader_and_the_gensim_code():
+    from nlpbias.core.cache import import_closure
+
+    closure = set(import_closure("nlpbias.models.training"))
+    assert {
+        "nlpbias.core.text",
+        "nlpbias.data.training_corpora",
+        "nlpbias.models.gensim_training",
+        "nlpbias.models.training",
+    } <= closure
 
 
 @pytest.fixture
@@ -153,8 +162,10 @@ def test_train_embedding_is_cached_by_corpus_content(counted_fit):
 
 
 def test_train_embedding_retrains_when_code_changes(counted_fit, monkeypatch):
+    from nlpbias.core import cache
+
     train_embedding(_tiny_corpus(), min_count=1, **FAST)
-    monkeypatch.setattr(training, "_fingerprint", lambda: "edited-tokenizer")
+    monkeypatch.setattr(cache, "code_digest", lambda module: "edited-tokenizer")
     train_embedding(_tiny_corpus(), min_count=1, **FAST)
     assert len(counted_fit) == 2
 

@@ -80,7 +80,6 @@ __all__ = [
     "clear_cache",
     "code_digest",
     "import_closure",
-    "memory",
     "models_dir",
     "package_versions",
 ]
@@ -144,30 +143,6 @@ def _location(location: str | os.PathLike[str] | None) -> Path:
         raise NotADirectoryError(f"cache location {folder} is a file; pass a folder")
     return folder
 
-
-def memory(location: str | os.PathLike[str] | None = None) -> joblib.Memory:
-    """Return a silent :class:`joblib.Memory` at ``location`` (default :func:`cache_dir`).
-
-    For ad-hoc caching in a script; :func:`cached` does not use it (a ``joblib.Memory`` keys a
-    result by the function's own source only).
-
-    Parameters
-    ----------
-    location : str or path-like, optional
-        Cache folder; created on first use.
-
-    Returns
-    -------
-    joblib.Memory
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> square = memory(tempfile.mkdtemp()).cache(lambda x: x * x)
-    >>> square(3)
-    9
-    """
-    return joblib.Memory(location=str(_location(location)), verbose=0)
 
 
 @functools.cache

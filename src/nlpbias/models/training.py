@@ -7,16 +7,17 @@ Entry points:
   :func:`nlpbias.core.text.sentences` (one token list per document, no sentence splitting)
   inside a cached function, so the cache key is the corpus name and the parameters, not a hash
   of millions of tokens. A re-run with the same arguments returns the stored vectors; any
-  changed parameter trains again. The key also holds a fingerprint of ``nlpbias/core/text.py``,
-  the corpus reader, the gensim training code, this module and the gensim version, so editing
-  the tokenizer or the training code retrains. The corpus files themselves are checked by the
-  data store (sha256), not by the cache.
+  changed parameter trains again. Like every cached step, the key also holds the code of this
+  module's import closure (the tokenizer, the corpus reader, the gensim training code) and the
+  gensim version (:mod:`nlpbias.core.cache`), so editing the tokenizer or the training code
+  retrains. The corpus files themselves are checked by the data store (sha256), not by the
+  cache.
 - :func:`train_embedding` takes token lists (e.g. a balanced copy of a named corpus) and is
   cached by content: the key is the sha256 of the tokens
   (:func:`~nlpbias.models.gensim_training.corpus_sha256`, streamed over the token lists;
   0.02-0.1 s per million tokens on the project's machine, 0.09 s for the 0.9M-token ``tweets``
   corpus, against about 2 s to read and tokenise it), the algorithm, the parameters and the
-  fingerprint. Equal token lists hit the cache however they were built; one changed token
+  code. Equal token lists hit the cache however they were built; one changed token
   trains again.
 
 Training on token lists without the cache is :mod:`nlpbias.models.gensim_training`
@@ -26,22 +27,16 @@ says how the vectors are seeded and which gensim settings are used.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
-import gensim
 from gensim.models import KeyedVectors
 
-from nlpbias.core import text as _text
 from nlpbias.core.cache import cached
 from nlpbias.core.checks import check_bool, check_choice, check_int
-from nlpbias.data import training_corpora
 from nlpbias.data.training_corpora import corpus_sentences, corpus_spec, resolve_corpus
-from nlpbias.models import gensim_training
 from nlpbias.models.gensim_training import (
     ALGORITHMS,
     check_sentences,
@@ -59,16 +54,6 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 
-def _fingerprint() -> str:
-    """Hash of the tokenizer, the corpus reader, the training code and the gensim version (part
-    of the cache key)."""
-    digest = hashlib.sha256(gensim.__version__.encode())
-    modules = (_text, training_corpora, gensim_training)
-    for path in (*(Path(m.__file__) for m in modules), Path(__file__)):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
 @cached(ignore=("show_progress",))
 def _train_named(
     kind: str,
@@ -76,7 +61,6 @@ def _train_named(
     max_docs: int | None,
     lowercase: bool,
     params: dict[str, Any],
-    fingerprint: str,
     show_progress: bool,
 ) -> KeyedVectors:
     start = time.perf_counter()
@@ -101,7 +85,7 @@ def _named(kind: str, corpus: str, max_docs: int | None, lowercase: bool, **kw: 
     show = kw.pop("show_progress")
     params = gensim_params(**kw)
     spec = resolve_corpus(spec)  # for 'tweets', the sources present are part of the cache key
-    return _train_named(kind, spec, max_docs, lowercase, params, _fingerprint(), show)
+    return _train_named(kind, spec, max_docs, lowercase, params, show)
 
 
 def train_word2vec(
@@ -257,11 +241,10 @@ def _train_hashed(
     kind: str,
     digest: str,
     params: dict[str, Any],
-    fingerprint: str,
     sentences: list[list[str]],
     show_progress: bool,
 ) -> KeyedVectors:
-    # the key is (kind, digest, params, fingerprint): the token lists enter only via digest
+    # the key holds (kind, digest, params) and the code: the token lists enter only via digest
     return fit_vectors(kind, sentences, params, show_progress, kind, digest=digest)
 
 
@@ -287,7 +270,7 @@ def train_embedding(
 
     The cache key is the sha256 of the token lists
     (:func:`~nlpbias.models.gensim_training.corpus_sha256`), the algorithm, the parameters and
-    the code fingerprint (tokenizer, corpus reader, training code, gensim version). So every
+    the code of this module's import closure and the gensim version. So every
     modified corpus (e.g. each dataset-balancing level) gets its own entry, and calling again
     with equal token lists, however they were built, returns the stored vectors without
     training.
@@ -345,4 +328,4 @@ show_progress
     logger.debug(
         "corpus sha256 of %d token lists in %.2f s", len(sents), time.perf_counter() - start
     )
-    return _train_hashed(algorithm, digest, params, _fingerprint(), sents, show_progress)
+    return _train_hashed(algorithm, digest, params, sents, show_progress)

@@ -33,63 +33,10 @@ from nlpbias.studies.intrinsic_extrinsic.evaluation import evaluate_embedding
 __all__ = ["run_study"]
 
 
-#: Modules whose code decides an evaluation's result; their bytes are part of the cache key.
-#: Of this module only the part above this comment counts (what follows runs the sweep; editing
-#: it, or the tables of correlation.py and paper.py, keeps the cache).
-_CODE = (
-    "studies/intrinsic_extrinsic/study.py",
-    "studies/intrinsic_extrinsic/families.py",
-    "studies/intrinsic_extrinsic/grid.py",
-    "studies/intrinsic_extrinsic/evaluation.py",
-    "studies/intrinsic_extrinsic/coref.py",
-    "studies/intrinsic_extrinsic/coref_model.py",
-    "studies/intrinsic_extrinsic/coref_heuristics.py",
-    "studies/intrinsic_extrinsic/coref_pairs.py",
-    "studies/intrinsic_extrinsic/coref_features.py",
-    "studies/intrinsic_extrinsic/coref_scoring.py",
-    "studies/intrinsic_extrinsic/hsd.py",
-    "models/kim.py",
-    "models/classifiers.py",
-    "models/cnn.py",
-    "models/torch_utils.py",
-    "core/checks.py",
-    "models/cnn_network.py",
-    "models/linear.py",
-    "models/training.py",
-    "models/gensim_training.py",
-    "data/training_corpora.py",
-    "studies/intrinsic_extrinsic/attract_repel.py",
-    "studies/intrinsic_extrinsic/attract_repel_pairs.py",
-    "studies/intrinsic_extrinsic/balancing.py",
-    "metrics/intrinsic.py",
-    "metrics/weat_vectors.py",
-    "metrics/rnsb.py",
-    "metrics/rnsb_vectors.py",
-    "metrics/query.py",
-    "studies/intrinsic_extrinsic/synthetic_coref.py",
-)
-
-
-def _code_fingerprint() -> str:
-    import hashlib
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
-    h = hashlib.sha256()
-    for rel in _CODE:
-        h.update(rel.encode())
-        code = (root / rel).read_bytes()
-        if rel == "studies/intrinsic_extrinsic/study.py":
-            code, marker, _ = code.partition(b"\n#: Modules whose code decides")
-            if not marker:
-                raise RuntimeError("intrinsic_extrinsic: the _CODE marker comment is missing")
-        h.update(code)
-    return h.hexdigest()[:16]
-
-
 @cached
-def _evaluate_cached(fingerprint: str, **kwargs: Any) -> dict[str, Any]:
-    """:func:`evaluate_embedding`, cached on disk; ``fingerprint`` ties the entry to the code."""
+def _evaluate_cached(**kwargs: Any) -> dict[str, Any]:
+    """:func:`evaluate_embedding`, cached on disk (keyed by its code's import closure, the word
+    sets and templates it reads, and its arguments; see :mod:`nlpbias.core.cache`)."""
     return evaluate_embedding(**kwargs)
 
 
@@ -109,9 +56,10 @@ def run_study(
 
     Original embeddings are built first (Attract-Repel and the balancing baselines reuse them
     from the cache), then the modified ones. ``kwargs`` go to :func:`evaluate_embedding`. Each
-    evaluation is cached on disk, keyed by its arguments and a hash of the code that computes
-    it (this module, the tasks, the models and the metrics), so re-running the chapter after an
-    edit to its prose costs nothing.
+    evaluation is cached on disk, keyed by its arguments, the code it can reach (the import
+    closure of this module: the evaluation, the tasks, the models, the metrics) and the project
+    data files it reads, so re-running the chapter after an edit to its prose, its tables or its
+    figures costs nothing, while an edit to any code or word set an evaluation uses recomputes.
     """
     from nlpbias.core.sweep import run_sweep
 
@@ -120,7 +68,6 @@ def run_study(
         "task_options": {k: dict(v) for k, v in (task_options or {}).items()},
         **kwargs,
     }
-    common["fingerprint"] = _code_fingerprint()
     originals = [s for s in grid if s["method"] == "original"]
     modified = [s for s in grid if s["method"] != "original"]
     tasks = [{"spec": s, "seeds": list(seeds_original), **common} for s in originals]
