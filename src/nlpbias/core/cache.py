@@ -144,7 +144,6 @@ def _location(location: str | os.PathLike[str] | None) -> Path:
     return folder
 
 
-
 @functools.cache
 def package_versions() -> dict[str, str | None]:
     """Installed versions of :data:`KEY_PACKAGES` (None when absent), read once per process."""
