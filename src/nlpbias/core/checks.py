@@ -24,7 +24,11 @@ import numbers
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+import pandas as pd
+
 __all__ = [
+    "check_binary_labels",
     "check_bool",
     "check_choice",
     "check_fraction",
@@ -92,7 +96,7 @@ def check_fraction(value: object, name: str, *, allow_zero: bool = False) -> flo
 
 def check_bool(value: object, name: str) -> bool:
     """``value`` if it is a ``bool`` (NumPy's included), else a one-line TypeError."""
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
+    if isinstance(value, bool | np.bool_):
         return bool(value)
     raise TypeError(f"{name} must be True or False, got {value!r}")
 
@@ -114,7 +118,7 @@ def check_texts(X: object, name: str = "X") -> list[str]:
     """``X`` as a list of strings: a sequence of ``str`` (not one string, not a DataFrame)."""
     if isinstance(X, str | bytes):
         raise TypeError(f"{name} must be a sequence of strings, not one string; wrap it in a list")
-    if type(X).__name__ == "DataFrame":
+    if isinstance(X, pd.DataFrame):
         raise TypeError(f"{name} must be a sequence of strings, got a DataFrame; pass one column")
     try:
         texts = list(X)  # type: ignore[call-overload]
@@ -127,3 +131,30 @@ def check_texts(X: object, name: str = "X") -> list[str]:
                 "drop or fill missing texts first"
             )
     return texts
+
+
+def check_binary_labels(y: object, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The two classes of ``y`` (sorted) and a boolean array that is True for ``classes[1]``.
+
+    ``y`` must be 1-D with one label per text (``n`` of them), without missing labels, and hold
+    exactly two classes.
+
+    Examples
+    --------
+    >>> classes, positive = check_binary_labels(["ok", "toxic", "ok"], 3)
+    >>> classes.tolist(), positive.tolist()
+    (['ok', 'toxic'], [False, True, False])
+    """
+    labels = np.asarray(y)
+    if labels.ndim != 1 or len(labels) != n:
+        raise ValueError(
+            f"y must be 1-D with one label per text: X has {n} texts, y has shape {labels.shape}"
+        )
+    if pd.isna(labels).any():
+        raise ValueError("y contains missing labels; drop those texts first")
+    classes = np.unique(labels)
+    if len(classes) != 2:
+        raise ValueError(
+            f"y must hold exactly two classes, got {len(classes)}: {classes[:5].tolist()}"
+        )
+    return classes, labels == classes[1]

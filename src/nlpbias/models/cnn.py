@@ -48,6 +48,7 @@ from sklearn.utils.validation import check_is_fitted
 from torch import nn
 
 from nlpbias.core.checks import (
+    check_binary_labels,
     check_bool,
     check_choice,
     check_fraction,
@@ -330,20 +331,8 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
         texts = check_texts(X)
         if not texts:
             raise ValueError("X is empty; fit needs at least one text per class")
-        labels = np.asarray(y)
-        if labels.ndim != 1 or len(labels) != len(texts):
-            raise ValueError(
-                f"y must be 1-D with one label per text: X has {len(texts)} texts, "
-                f"y has shape {labels.shape}"
-            )
-        if pd.isna(labels).any():
-            raise ValueError("y contains missing labels; drop those texts first")
-        classes = np.unique(labels)
-        if len(classes) != 2:
-            raise ValueError(
-                f"y must hold exactly two classes, got {len(classes)}: {classes[:5].tolist()}"
-            )
-        target = (labels == classes[1]).astype(np.float32)
+        classes, positive = check_binary_labels(y, len(texts))
+        target = positive.astype(np.float32)
         gen = rng(self.random_state)
         seed = int(gen.integers(0, 2**31 - 1))
         device = resolve_device(self.device)

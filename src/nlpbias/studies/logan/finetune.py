@@ -32,6 +32,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from nlpbias.core.checks import (
+    check_binary_labels,
     check_bool,
     check_choice,
     check_fraction,
@@ -49,7 +50,7 @@ from nlpbias.models.encoders import (
     resolve_model,
 )
 from nlpbias.models.torch_utils import pad_ids, torch_session
-from nlpbias.studies.logan.classifier_inputs import check_labels, check_model_name
+from nlpbias.studies.logan.classifier_inputs import check_model_name
 
 __all__ = ["FineTunedEncoderClassifier", "linear_schedule"]
 
@@ -313,7 +314,8 @@ class FineTunedEncoderClassifier(ClassifierMixin, BaseEstimator):
         texts = check_texts(X)
         if not texts:
             raise ValueError("X is empty; fit needs at least one text per class")
-        classes, target = check_labels(y, len(texts))
+        classes, positive = check_binary_labels(y, len(texts))
+        target = positive.astype(np.int64)
         gen = rng(self.random_state)
         seed = int(gen.integers(0, 2**31 - 1))
         device = resolve_device(self.device)

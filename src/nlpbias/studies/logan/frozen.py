@@ -27,9 +27,9 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
 from nlpbias.core.cache import cached
-from nlpbias.core.checks import check_int, check_number, check_texts
+from nlpbias.core.checks import check_binary_labels, check_int, check_number, check_texts
 from nlpbias.models.encoders import MINILM_NAME, encode, load_encoder
-from nlpbias.studies.logan.classifier_inputs import check_labels, check_model_name
+from nlpbias.studies.logan.classifier_inputs import check_model_name
 
 __all__ = ["FrozenEncoderClassifier", "encoder_features"]
 
@@ -206,7 +206,8 @@ class FrozenEncoderClassifier(ClassifierMixin, BaseEstimator):
         texts = check_texts(X)
         if not texts:
             raise ValueError("X is empty; fit needs at least one text per class")
-        classes, target = check_labels(y, len(texts))
+        classes, positive = check_binary_labels(y, len(texts))
+        target = positive.astype(np.int64)
         head: Pipeline = make_pipeline(
             StandardScaler(),
             LogisticRegression(C=self.C, max_iter=2000, random_state=self.random_state),
