@@ -172,3 +172,29 @@ def test_a_notebook_calls_its_study_and_the_shared_layers(study: str) -> None:
         if module != f"nlpbias.studies.{study}":
             bad.append(module)
     assert not bad, f"notebook of {study!r} imports {bad}; call nlpbias.studies.{study} instead"
+
+
+def test_modules_import_at_the_top() -> None:
+    """No import after code at module level (the old plotting/__init__ imported its submodules
+    at the bottom, a cycle in disguise)."""
+    late = []
+    for name, path in MODULES.items():
+        body = ast.parse(path.read_text(encoding="utf-8")).body
+        seen_code = False
+        for node in body:
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                if seen_code:
+                    late.append(f"{name}:{node.lineno}")
+            elif not (
+                isinstance(node, ast.Expr)
+                and isinstance(node.value, ast.Constant)  # docstring
+                or isinstance(node, ast.If | ast.Try)  # TYPE_CHECKING blocks, optional imports
+                or (isinstance(node, ast.Assign | ast.AnnAssign) and _is_dunder(node))
+            ):
+                seen_code = True
+    assert not late, f"module-level imports after code: {late}"
+
+
+def _is_dunder(node: ast.Assign | ast.AnnAssign) -> bool:
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    return all(isinstance(t, ast.Name) and t.id.startswith("__") for t in targets)
