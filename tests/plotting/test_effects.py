@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from figure_checks import assert_legend_clear
 
 from nlpbias import plotting
 
@@ -66,3 +67,45 @@ def test_null_figure_one_histogram_per_null_with_the_observed_line() -> None:
     assert sum(p.get_height() for p in fig.axes[0].patches) == 3
     with pytest.raises(KeyError, match="no observed value"):
         plotting.null_figure({"race": [1.0]}, {})
+
+
+def test_effect_size_figure_every_row_inside_the_axes_and_the_legend_off_the_points() -> None:
+    df = _table()
+    df = pd.concat([df, df.assign(test=["w3", "w4", "w3", "w4"])], ignore_index=True)
+    df = df[~((df["test"] == "w4") & (df["embedding"] == "w2v"))]  # last row: one level only
+    fig = plotting.effect_size_figure(df, hue="embedding", reference="paper")
+    ax = fig.axes[0]
+    lo, hi = sorted(ax.get_ylim())
+    assert (lo, hi) == (-0.5, 3.5)  # four rows, none on the edge
+    for container in ax.containers:  # every point inside the axes, one per row of its level
+        y = container.lines[0].get_ydata()
+        assert ((y > lo) & (y < hi)).all()
+    assert sum(len(c.lines[0].get_xdata()) for c in ax.containers) == len(df)
+    assert_legend_clear(fig)
+
+
+def test_effect_size_figure_names_rows_with_word_set_titles() -> None:
+    df = pd.DataFrame({"query": ["caliskan_weat7", "science_arts"], "effect_size": [1.0, 0.5]})
+    fig = plotting.effect_size_figure(df, y="query", ci=None, names=plotting.wordset_label)
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert labels == [
+        "WEAT 7: math vs arts\n× male vs female terms",
+        "Science vs arts\n× male vs female terms",
+    ]
+
+
+def test_heatmap_figure_names_rows() -> None:
+    df = pd.DataFrame({"q": ["caliskan_weat1"], "e": ["glove"], "v": [0.5]})
+    one_line = lambda n: plotting.wordset_label(n, width=None)  # noqa: E731
+    fig = plotting.heatmap_figure(df, index="q", columns="e", values="v", names=one_line)
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == [
+        "WEAT 1: flowers vs insects × pleasant vs unpleasant"
+    ]
+
+
+def test_null_figure_one_legend_below_the_panels() -> None:
+    fig = plotting.null_figure({"race": [1.0, 2.0, 2.5], "gender": [0.5, 1.5]},
+                               {"race": 4.0, "gender": 1.0})  # fmt: skip
+    assert all(ax.get_legend() is None for ax in fig.axes)
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["under the null", "observed"]
+    assert_legend_clear(fig)

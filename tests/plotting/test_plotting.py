@@ -59,7 +59,7 @@ def test_paired_barh_values_and_facets() -> None:
     fig = plotting.paired_barh(df, y="term", x=["p", "q"], labels=["P", "Q"], by="d")
     assert len(fig.axes) == 2
     assert sorted(round(b.get_width(), 2) for b in _bars(fig, 0)) == [0.1, 0.2, 0.4, 0.5]
-    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["P", "Q"]
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["P", "Q"]  # one, below
     assert fig.axes[1].get_title() == "y"
     with pytest.raises(ValueError, match="labels"):
         plotting.paired_barh(df, y="term", x=["p", "q"], labels=["P"])

@@ -1,29 +1,58 @@
 """Horizontal bar figures: one series per row (:func:`barh`) or several side by side
 (:func:`paired_barh`).
 
-Every function returns a matplotlib Figure built without pyplot (see :mod:`nlpbias.plotting`).
+Every bar of a figure has its own place: bars of one row with different ``hue`` values stand
+side by side (never one painted over another), and the legend sits beside the panel, outside the
+data. Every function returns a matplotlib Figure built without pyplot (see
+:mod:`nlpbias.plotting`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 import seaborn as sns
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import FuncFormatter, NullFormatter, PercentFormatter
 
+from nlpbias.plotting.labels import Names, relabel
 from nlpbias.plotting.style import (
     LABEL_COLOURS,
     PALETTE,
     facet_frames,
     join_columns,
+    legend_below,
+    legend_beside,
     mark_empty,
     new_figure,
     require_columns,
 )
 
 __all__ = ["barh", "paired_barh"]
+
+
+def _plain_log_axis(ax: Axes, values: pd.Series) -> None:
+    """Log value axis that starts at the power of ten below the smallest bar, in plain numbers.
+
+    Bars on a log axis have no zero; starting them at a round power of ten makes their lengths
+    read as orders of magnitude above it, and the ticks read 1, 10, 1,000 rather than 10^3.
+    """
+    ax.set_xscale("log")
+    positive = pd.to_numeric(values, errors="coerce")
+    positive = positive[positive > 0]
+    if len(positive):
+        lo = 10.0 ** np.floor(np.log10(float(positive.min())))
+        hi = 10.0 ** np.ceil(np.log10(float(positive.max()) * 1.05))
+        ax.set_xlim(lo, hi)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.10g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
+def _lines(labels: Sequence[str]) -> int:
+    return max((str(s).count("\n") + 1 for s in labels), default=1)
 
 
 def barh(
@@ -37,10 +66,35 @@ def barh(
     xlabel: str | None = None,
     log: bool = False,
     percent: bool = False,
+    names: Names = None,
+    legend_title: str | None = None,
 ) -> Figure:
     """Horizontal bars of ``x`` per ``y`` (rows kept in the frame's order), optionally coloured.
 
-    ``y`` may name several columns; their values are then joined (``"gap: test"``).
+    Parameters
+    ----------
+    df : DataFrame
+        One row per bar.
+    x, y : str
+        Column of the bar lengths, column(s) of the row labels; several ``y`` columns are joined
+        (``"gap: test"``).
+    hue : str, optional
+        Column that colours the bars. Where a row label has several ``hue`` values, their bars
+        stand side by side within the row; where each has one, the colour marks it.
+    palette : dict, optional
+        Colour per ``hue`` value (before ``names`` is applied).
+    title, xlabel : str, optional
+        ``xlabel`` defaults to the name of ``x``; give the unit in it.
+    log : bool
+        Logarithmic value axis from the power of ten below the shortest bar, in plain numbers.
+    percent : bool
+        Values are shares in [0, 1], shown as percentages.
+    names : mapping or function, optional
+        Display label of each ``y`` and ``hue`` value (e.g.
+        :func:`nlpbias.plotting.labels.wordset_label`); values it does not know stay as they
+        are.
+    legend_title : str, optional
+        Title of the legend (beside the panel); default none.
 
     Examples
     --------
@@ -50,20 +104,32 @@ def barh(
     """
     require_columns(df, [x] + ([hue] if hue else []), "barh")
     df, y = join_columns(df, y)
-    fig, (ax,) = new_figure(1, width=8.0, height=max(2.0, 0.3 * df[y].nunique() + 1))
+    rows = [relabel(v, names) for v in dict.fromkeys(df[y])]
+    levels = list(dict.fromkeys(df[hue])) if hue is not None else []
+    dodge = hue is not None and bool((df.groupby(y, sort=False)[hue].nunique() > 1).any())
+    per_row = max(len(levels), 1) if dodge else 1
+    height = 0.3 * len(rows) * max(_lines(rows), 0.75 * per_row) + 1.0
+    fig, (ax,) = new_figure(1, width=8.0, height=max(2.0, height))
     if df.empty:
         mark_empty(ax, "rows")
+        ax.set_title(title or "")
         return fig
-    if hue is not None and palette is None:
-        palette = dict(zip(df[hue].unique(), PALETTE * 3, strict=False))
+    plot = df.assign(**{y: df[y].map(lambda v: relabel(v, names))})
+    hue_order = None
+    if hue is not None:
+        if palette is None:
+            palette = dict(zip(levels, PALETTE * 3, strict=False))
+        palette = {relabel(k, names): c for k, c in palette.items()}
+        plot[hue] = df[hue].map(lambda v: relabel(v, names))
+        hue_order = [relabel(v, names) for v in levels]
     sns.barplot(
-        data=df, x=x, y=y, hue=hue, palette=palette, ax=ax, orient="h", dodge=False,
-        errorbar=None,
+        data=plot, x=x, y=y, hue=hue, palette=palette if hue else None, ax=ax, orient="h",
+        order=rows, hue_order=hue_order, dodge=dodge, errorbar=None, legend=hue is not None,
     )  # fmt: skip
     if hue is not None:
-        ax.legend(title=hue, loc="best")
+        legend_beside(ax, title=legend_title)
     if log:
-        ax.set_xscale("log")
+        _plain_log_axis(ax, df[x])
     if percent:
         ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set(title=title or "", xlabel=xlabel or x, ylabel="")
@@ -83,6 +149,8 @@ def paired_barh(
 ) -> Figure:
     """Side-by-side horizontal bars of several columns ``x`` per row ``y``, one panel per ``by``.
 
+    One legend for all panels, below them.
+
     Examples
     --------
     >>> df = pd.DataFrame({"term": ["a", "b"], "p": [0.1, 0.2], "q": [0.3, 0.1]})
@@ -98,6 +166,8 @@ def paired_barh(
     facets = facet_frames(df, by)
     rows = max((sub[y].nunique() for _, sub in facets), default=1)
     fig, axes = new_figure(len(facets), height=max(2.5, 0.35 * rows * len(x) / 2 + 1.2))
+    colours = [LABEL_COLOURS[True], "#8C8C8C"] if len(x) == 2 else PALETTE[: len(x)]
+    legend = None
     for ax, (key, sub) in zip(axes, facets, strict=True):
         if sub.empty:
             mark_empty(ax, "rows")
@@ -105,13 +175,17 @@ def paired_barh(
         long = sub.melt(id_vars=[y], value_vars=x, var_name="series", value_name="value")
         long["series"] = long["series"].map(dict(zip(x, labels, strict=True)))
         sns.barplot(
-            data=long, x="value", y=y, hue="series", ax=ax, orient="h", errorbar=None,
-            palette=[LABEL_COLOURS[True], "#8C8C8C"] if len(x) == 2 else PALETTE[: len(x)],
+            data=long, x="value", y=y, hue="series", hue_order=labels, ax=ax, orient="h",
+            errorbar=None, palette=colours,
         )  # fmt: skip
         if percent:
             ax.xaxis.set_major_formatter(PercentFormatter(1.0))
         ax.set(title=str(key) if key is not None else (title or ""), xlabel=xlabel, ylabel="")
-        ax.legend(title=None, loc="lower right")
+        if ax.get_legend() is not None:
+            legend = ax.get_legend_handles_labels()
+            ax.get_legend().remove()
+    if legend is not None:
+        legend_below(fig, *legend)
     if title and by is not None and by in df.columns:
         fig.suptitle(title)
     return fig

@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from nlpbias.plotting.style import PALETTE, new_figure, require_columns
+from nlpbias.plotting.labels import Names, relabel
+from nlpbias.plotting.style import PALETTE, legend_below, legend_beside, new_figure, require_columns
 
 
 def effect_size_figure(
@@ -23,8 +24,9 @@ def effect_size_figure(
     ci: tuple[str, str] | None = ("ci_low", "ci_high"),
     reference: str | None = None,
     reference_label: str = "paper",
-    xlabel: str = "effect size d",
+    xlabel: str = "effect size d (standardised, no unit)",
     title: str | None = None,
+    names: Names = None,
 ) -> Figure:
     """Forest plot: one row per ``y``, a dot per ``hue`` level with its interval, and the reference.
 
@@ -37,6 +39,15 @@ def effect_size_figure(
         Lower and upper bounds drawn as horizontal error bars.
     reference : str, optional
         Column with a published value for the same row (drawn as an open diamond, once per ``y``).
+    names : mapping or function, optional
+        Display label of each ``y`` value, e.g. :func:`nlpbias.plotting.labels.wordset_label`
+        (labels may span lines; the rows grow with them).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Rows top to bottom in order of first appearance, every row inside the axes; the legend
+        (hue levels, then the reference) beside the panel.
 
     Examples
     --------
@@ -53,11 +64,12 @@ def effect_size_figure(
             "effect_size_figure: the frame has no rows; compute some effect sizes first"
         )
     rows = list(dict.fromkeys(df[y]))
+    labels = [relabel(r, names) for r in rows]
     levels = list(dict.fromkeys(df[hue])) if hue else [None]
     step = 0.7 / max(len(levels), 1)
-    fig, (ax,) = new_figure(
-        1, ncols=1, width=7.5, height=0.45 * len(rows) * max(1, len(levels) ** 0.5) + 1.5
-    )
+    lines = max(label.count("\n") + 1 for label in labels)
+    per_row = max(0.45 * max(1, len(levels) ** 0.5), 0.2 * lines + 0.1)
+    fig, (ax,) = new_figure(1, ncols=1, width=7.5, height=per_row * len(rows) + 1.5)
     pos = {r: i for i, r in enumerate(rows)}
     for k, level in enumerate(levels):
         sub = df if level is None else df[df[hue] == level]
@@ -89,13 +101,21 @@ def effect_size_figure(
             label=reference_label,
         )
     ax.axvline(0, color="grey", linewidth=0.8)
-    ax.set_yticks(range(len(rows)), [str(r) for r in rows])
-    ax.invert_yaxis()
+    ax.set_yticks(range(len(rows)), labels, fontsize="small" if lines > 1 else None)
+    ax.set_ylim(len(rows) - 0.5, -0.5)  # every row inside, the first on top
+    ax.grid(axis="y", visible=False)
+    for i in range(1, len(rows)):
+        ax.axhline(i - 0.5, color="0.9", linewidth=0.8, zorder=0)
     ax.set(xlabel=xlabel, title=title or "")
     if hue or reference:
-        handles, labels = ax.get_legend_handles_labels()
-        order = sorted(range(len(labels)), key=lambda i: labels[i] == reference_label)
-        ax.legend([handles[i] for i in order], [labels[i] for i in order], fontsize="small")
+        handles, texts = ax.get_legend_handles_labels()
+        order = sorted(range(len(texts)), key=lambda i: texts[i] == reference_label)
+        legend_beside(
+            ax,
+            handles=[handles[i] for i in order],
+            labels=[texts[i] for i in order],
+            fontsize="small",
+        )
     return fig
 
 
@@ -111,10 +131,13 @@ def heatmap_figure(
     cmap: str = "viridis",
     title: str | None = None,
     threshold: float | None = None,
+    names: Names = None,
 ) -> Figure:
     """Annotated heatmap of ``values`` (rows ``index``, columns ``columns``, input order kept).
 
-    ``threshold`` outlines the cells below it (e.g. coverage under an OOV limit).
+    ``threshold`` outlines the cells below it (e.g. coverage under an OOV limit); ``names`` gives
+    the display label of each row (a mapping or a function such as
+    :func:`nlpbias.plotting.labels.wordset_label`).
 
     Examples
     --------
@@ -130,8 +153,13 @@ def heatmap_figure(
     grid = grid.reindex(
         index=list(dict.fromkeys(df[index])), columns=list(dict.fromkeys(df[columns]))
     )
+    rows = [relabel(r, names) for r in grid.index]
+    lines = max((r.count("\n") + 1 for r in rows), default=1)
     fig, (ax,) = new_figure(
-        1, ncols=1, width=1.6 * grid.shape[1] + 3.5, height=0.42 * grid.shape[0] + 1.6
+        1,
+        ncols=1,
+        width=1.6 * grid.shape[1] + (3.5 if lines == 1 else 5.0),
+        height=max(0.42, 0.2 * lines + 0.1) * grid.shape[0] + 1.6,
     )
     sns.heatmap(
         grid,
@@ -152,8 +180,10 @@ def heatmap_figure(
                 ax.add_patch(
                     Rectangle((j + 0.06, i + 0.08), 0.88, 0.84, fill=False, edgecolor="red", lw=2)
                 )
+    ax.set_yticks(np.arange(len(rows)) + 0.5, rows, fontsize="small" if lines > 1 else None)
     ax.set(xlabel="", ylabel="", title=title or "")
     ax.tick_params(axis="x", rotation=0)
+    ax.tick_params(axis="y", rotation=0)
     return fig
 
 
@@ -179,8 +209,12 @@ def null_figure(
         raise KeyError(f"no observed value for {missing}; pass observed={{name: value}}")
     fig, axes = new_figure(len(nulls), ncols=min(len(nulls), 3), width=4.5, height=3.2)
     for ax, (name, values) in zip(axes, nulls.items(), strict=True):
-        ax.hist(np.asarray(values, dtype=float), bins=bins, color="#999999")
-        ax.axvline(observed[name], color=PALETTE[5 % len(PALETTE)], linewidth=2, label="observed")
+        values = np.asarray(values, dtype=float)
+        ax.hist(values, bins=bins, color="#999999")
+        line = ax.axvline(observed[name], color=PALETTE[5], linewidth=2, label="observed")
         ax.set(title=str(name), xlabel=xlabel, ylabel="count")
-        ax.legend(fontsize="small")
+    patch = axes[0].patches[0] if axes[0].patches else None
+    handles = [patch, line] if patch is not None else [line]
+    texts = ["under the null", "observed"] if patch is not None else ["observed"]
+    legend_below(fig, handles, texts)
     return fig

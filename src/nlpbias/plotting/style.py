@@ -8,7 +8,8 @@ Colours are the Okabe–Ito palette (:data:`PALETTE`), which stays distinguishab
 common colour-vision deficiencies; labels always use the same two colours
 (:data:`LABEL_COLOURS`). :func:`require_columns`, :func:`facet_frames`, :func:`join_columns`
 and :func:`mark_empty` are the input checks and panel helpers of every figure function, here and in
-the studies' ``figures`` modules.
+the studies' ``figures`` modules; :func:`legend_beside` and :func:`legend_below` put legends where
+they hide no data (outside the panels).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.legend import Legend
 
 __all__ = [
     "LABEL_COLOURS",
@@ -26,6 +28,8 @@ __all__ = [
     "PALETTE",
     "facet_frames",
     "join_columns",
+    "legend_below",
+    "legend_beside",
     "mark_empty",
     "new_figure",
     "require_columns",
@@ -135,6 +139,30 @@ def join_columns(df: pd.DataFrame, y: str | Sequence[str]) -> tuple[pd.DataFrame
     label = ": ".join(cols)
     joined = df[cols[0]].astype(str).str.cat([df[c].astype(str) for c in cols[1:]], sep=": ")
     return df.assign(**{label: joined}), label
+
+
+def legend_beside(ax: Axes, *, title: str | None = None, **kwargs: object) -> Legend | None:
+    """Put the legend of ``ax`` to the right of its axes, top-aligned, where it hides no mark.
+
+    The constrained layout of :func:`new_figure` makes room for it. Keyword arguments go to
+    :meth:`~matplotlib.axes.Axes.legend` (e.g. ``handles``); returns None when there is nothing
+    to show.
+    """
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles and "handles" not in kwargs:
+        return None
+    options = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0), "borderaxespad": 0.0}
+    options.update(kwargs)
+    return ax.legend(title=title, **options)
+
+
+def legend_below(
+    fig: Figure, handles: Sequence[object], labels: Sequence[str], *, title: str | None = None
+) -> Legend:
+    """One legend for a figure of several panels, centred below them (outside every panel)."""
+    return fig.legend(
+        handles, labels, loc="outside lower center", ncols=min(len(labels), 4), title=title
+    )
 
 
 def mark_empty(ax: Axes, what: str) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
+from figure_checks import assert_legend_clear, assert_no_hidden_bars, bars, legend_texts
 
 from nlpbias.studies.intrinsic import figures
 
@@ -23,3 +25,33 @@ def test_scatter_figure_labels_points() -> None:
     ax = figures.scatter_figure(df, x="a", y="b", hue="g", label="w", annotate=["y"]).axes[0]
     assert [t.get_text() for t in ax.texts] == ["y"]
     assert len(ax.collections) == 2
+
+
+def test_association_figure_one_bar_per_word_with_its_value_and_the_legend_beside() -> None:
+    df = pd.DataFrame(
+        {"word": [f"w{i}" for i in range(12)], "association": [0.01 * (i - 6) for i in range(12)],
+         "set": ["male_occupations", "female_occupations"] * 6}
+    )  # fmt: skip
+    fig = figures.association_figure(df)
+    ax = fig.axes[0]
+    drawn = bars(ax)
+    assert len(drawn) == len(df)  # no zero-width legend proxies among the bars
+    assert dict(zip(drawn["label"], drawn["value"], strict=True)) == pytest.approx(
+        dict(zip(df["word"], df["association"], strict=True))
+    )
+    assert {r.label: r.hue for r in drawn.itertuples()} == {
+        w: s.replace("_", " ") for w, s in zip(df["word"], df["set"], strict=True)
+    }
+    assert legend_texts(ax) == ["male occupations", "female occupations"]
+    assert_no_hidden_bars(ax)
+    assert_legend_clear(fig)
+    lo, hi = sorted(ax.get_ylim())
+    assert (lo, hi) == (-0.5, len(df) - 0.5)  # no empty rows above or below
+
+
+def test_scatter_figure_legend_covers_no_point_or_label() -> None:
+    df = pd.DataFrame(
+        {"a": [0, 1, 0, 1, 0.5], "b": [0, 0, 1, 1, 0.5], "w": list("vwxyz"), "g": [0, 0, 1, 1, 1]}
+    )  # points in every corner: a legend inside would cover one
+    fig = figures.scatter_figure(df, x="a", y="b", hue="g", label="w")
+    assert_legend_clear(fig)

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 
-from nlpbias.plotting import PALETTE, new_figure, require_columns
+from nlpbias.plotting import PALETTE, legend_beside, new_figure, require_columns, tidy_label
 
 __all__ = ["association_figure", "scatter_figure"]
 
@@ -29,6 +30,9 @@ def association_figure(
 ) -> Figure:
     """Horizontal bars of a per-word association, sorted, coloured by the word's set.
 
+    One bar per row of ``df``; the legend (the set names written as words, "male occupations")
+    stands beside the panel.
+
     Examples
     --------
     >>> df = pd.DataFrame({"word": ["nurse", "engineer"], "association": [-0.1, 0.2],
@@ -43,10 +47,10 @@ def association_figure(
     fig, (ax,) = new_figure(1, ncols=1, width=7.5, height=0.22 * len(data) + 1.5)
     ax.barh(range(len(data)), data[value], color=[colours[g] for g in data[hue]])
     ax.set_yticks(range(len(data)), data[word].astype(str).tolist(), fontsize="small")
-    ax.invert_yaxis()
+    ax.set_ylim(len(data) - 0.5, -0.5)  # first row on top, no empty rows around
     ax.axvline(0, color="grey", linewidth=0.8)
-    handles = [ax.barh([0], [0], color=colours[g], label=str(g)) for g in groups]
-    ax.legend(handles=handles, fontsize="small", loc="lower right")
+    handles = [Patch(color=colours[g], label=tidy_label(g)) for g in groups]
+    legend_beside(ax, handles=handles, fontsize="small")
     ax.set(xlabel=xlabel, title=title or "")
     return fig
 
@@ -81,7 +85,7 @@ def scatter_figure(
             sub[y],
             color=PALETTE[i % len(PALETTE)],
             s=22,
-            label=None if g is None else str(g),
+            label=None if g is None else tidy_label(g),
         )
     if label:
         keep = df if annotate is None else df[df[label].isin(annotate)]
@@ -95,5 +99,5 @@ def scatter_figure(
             )
     ax.set(xlabel=xlabel or x, ylabel=ylabel or y, title=title or "")
     if hue:
-        ax.legend(fontsize="small", loc="best")
+        legend_beside(ax, fontsize="small")
     return fig
