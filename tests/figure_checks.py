@@ -9,7 +9,9 @@ A figure test should check what a reader sees, not only that an image exists:
   that share a stretch of both axes, as ``dodge=False`` with a hue draws them);
 - :func:`assert_legend_clear` fails when a legend box covers a mark: a bar, a point, a line of
   data, an error bar, a filled area or a text label. A legend outside the axes, or in an empty
-  corner, passes.
+  corner, passes;
+- :func:`assert_texts_apart` fails when two text labels of an axes (point labels, annotations)
+  overlap each other.
 
 Every function draws the figure first (``Figure.draw_without_rendering``), so the extents are
 those of the final layout. Importable from any test folder (``tests/`` is on ``sys.path`` because
@@ -30,11 +32,13 @@ from matplotlib.figure import Figure
 from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
+from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
 __all__ = [
     "assert_legend_clear",
     "assert_no_hidden_bars",
+    "assert_texts_apart",
     "bars",
     "legend_overlaps",
     "legend_texts",
@@ -266,3 +270,17 @@ def assert_legend_clear(fig: Figure) -> None:
     assert not found, "; ".join(found[:5]) + (
         f" (+{len(found) - 5} more)" if len(found) > 5 else ""
     )
+
+
+def assert_texts_apart(ax: Axes) -> None:
+    """Fail if two non-empty texts of ``ax`` (labels written on the panel) overlap."""
+    _drawn(ax.figure)
+    texts = [t for t in ax.texts if t.get_visible() and t.get_text().strip()]
+    boxes = [Text.get_window_extent(t) for t in texts]  # the text itself, not an annotation's line
+    clashes = [
+        f"{texts[i].get_text()!r} and {texts[j].get_text()!r}"
+        for i in range(len(texts))
+        for j in range(i + 1, len(texts))
+        if _overlap(boxes[i], boxes[j])
+    ]
+    assert not clashes, f"text labels overlap: {clashes}"

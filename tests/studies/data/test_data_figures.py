@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 
+import numpy as np
 import pandas as pd
 import pytest
+from figure_checks import assert_legend_clear, assert_no_hidden_bars, assert_texts_apart, bars
 from matplotlib.colors import to_hex
 
 from nlpbias import plotting
@@ -107,3 +109,58 @@ def test_toxicity_by_length_figure_keeps_a_term_colour_across_panels() -> None:
     colour = [{ln.get_label(): ln.get_color() for ln in ax.lines} for ax in fig.axes]
     assert colour[0]["muslim"] == colour[1]["muslim"]
     assert colour[1]["gay"] != colour[1]["muslim"]
+
+
+def test_observed_vs_planted_labels_of_a_cluster_do_not_overlap() -> None:
+    terms = ["gay", "muslim", "jewish", "white", "american", "elderly", "deaf", "lesbian"]
+    planted = [0.6, 0.5, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2]
+    observed = [0.59, 0.455, 0.232, 0.21, 0.205, 0.19, 0.183, 0.136]
+    df = pd.DataFrame({"term": terms, "p": planted, "o": observed})
+    fig = figures.observed_vs_planted(df, planted="p", observed="o", name="toxic rate")
+    ax = fig.axes[0]
+    assert sorted(t.get_text() for t in ax.texts) == sorted(terms)  # one label per point
+    assert_texts_apart(ax)
+    assert_legend_clear(fig)
+    # the labels of the cluster at 20 % keep the order of their points, top to bottom
+    cluster = [t for t in ax.texts if t.get_text() in terms[2:]]
+    by_label = [t.get_text() for t in sorted(cluster, key=lambda t: -t.get_window_extent().y0)]
+    assert by_label == terms[2:]
+
+
+def test_length_and_toxicity_figures_keep_legends_off_the_data() -> None:
+    rng = np.random.default_rng(0)
+    lengths = pd.DataFrame(
+        {"d": "x", "length": np.r_[rng.lognormal(4, 0.6, 400), rng.lognormal(5, 0.6, 400)],
+         "label": [True] * 400 + [False] * 400}
+    )  # fmt: skip
+    fig = figures.length_figure(lengths, by="d")
+    assert_legend_clear(fig)
+    assert "log scale" in fig.axes[0].get_xlabel()
+    fmt = fig.axes[0].xaxis.get_major_formatter()
+    assert [fmt(v, 0) for v in (10, 1000)] == ["10", "1,000"]
+    tbl = pd.DataFrame(
+        {"dataset": ["a"] * 4 + ["b"] * 4, "subset": ["all texts", "all texts", "gay", "gay"] * 2,
+         "bucket": [1, 2] * 4, "bucket_label": ["1–5", "6–9"] * 4,
+         "toxic_share": [0.9, 0.1, 0.95, 0.05, 0.1, 0.9, 0.05, 0.95]}
+    )  # fmt: skip
+    fig = figures.toxicity_by_length_figure(tbl)
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["all texts", "gay"]
+    assert all(ax.get_legend() is None for ax in fig.axes)
+    assert_legend_clear(fig)
+
+
+def test_stacked_share_bars_touch_without_hiding_and_sum_to_one() -> None:
+    df = pd.DataFrame(
+        {
+            "part": ["a", "a", "b", "b"],
+            "gender": ["f", "m", "f", "m"],
+            "share": [0.3, 0.7, 0.5, 0.5],
+        }
+    )
+    fig = figures.stacked_share_barh(df, y="part", hue="gender")
+    ax = fig.axes[0]
+    drawn = bars(ax)
+    assert len(drawn) == 4
+    assert_no_hidden_bars(ax)
+    assert drawn.groupby("label")["value"].sum().round(9).tolist() == [1.0, 1.0]
+    assert_legend_clear(fig)

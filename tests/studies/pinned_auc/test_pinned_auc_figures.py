@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from figure_checks import assert_legend_clear, legend_texts
 
 from nlpbias.studies.pinned_auc import figures as plotting
 
@@ -33,3 +34,48 @@ def test_seed_dots_figure_draws_models_means_and_paper() -> None:
     assert ax.collections[-1].get_offsets().tolist() == [[2.5, 0]]
     with pytest.raises(KeyError, match="FNED"):
         plotting.seed_dots_figure(df, metrics=["FNED"])
+
+
+def _per_term() -> pd.DataFrame:
+    terms = [f"t{i}" for i in range(10)]
+    rng = np.random.default_rng(0)
+    return pd.DataFrame(
+        [
+            {"term": t, "family": f, "fpr": rng.uniform(), "pinned_auc": rng.uniform(0.9, 1.0)}
+            for f in ["baseline", "random control", "bias mitigated"]
+            for t in terms
+        ]
+    )
+
+
+def test_per_term_figure_every_dot_at_its_term_readable_axes_and_legend_below() -> None:
+    df = _per_term()
+    fig = plotting.per_term_figure(df, metrics=["fpr", "pinned_auc"], reference={"fpr": 0.4})
+    for ax, metric in zip(fig.axes, ["fpr", "pinned_auc"], strict=True):
+        pos = {t: i for i, t in enumerate(dict.fromkeys(df["term"]))}
+        for coll, family in zip(ax.collections, dict.fromkeys(df["family"]), strict=True):
+            sub = df[df["family"] == family]
+            want = np.column_stack([sub[metric], sub["term"].map(pos)])
+            np.testing.assert_allclose(coll.get_offsets(), want)  # one dot per row, in place
+    assert [ax.get_xlabel() for ax in fig.axes] == ["false positive rate", "pinned AUC"]
+    assert sorted(fig.axes[0].get_ylim()) == [-0.5, 9.5]
+    assert legend_texts(fig.axes[0]) == ["baseline", "random control", "bias mitigated", "overall"]
+    assert_legend_clear(fig)
+
+
+def test_seed_dots_figure_legend_below_covers_no_mark() -> None:
+    df = pd.DataFrame({"family": ["a", "a", "b", "b"], "PAED": [0.01, 0.02, 0.6, 0.65]})
+    summary = pd.DataFrame({"family": ["a", "b"], "metric": "PAED", "mean": [0.015, 0.62],
+                            "ci_low": [0.01, 0.6], "ci_high": [0.02, 0.65]})  # fmt: skip
+    paper = pd.DataFrame({"family": ["a", "b"], "metric": "PAED", "value": [0.4, 0.7]})
+    fig = plotting.seed_dots_figure(df, metrics=["PAED"], summary=summary, reference=paper)
+    assert fig.axes[0].get_legend() is None
+    assert legend_texts(fig.axes[0]) == ["one model", "paper", "mean (95 % CI)"]
+    assert_legend_clear(fig)
+
+
+def test_metric_labels_name_every_metric_of_the_chapter_figures() -> None:
+    from nlpbias.studies.pinned_auc import METRIC_LABELS
+
+    assert METRIC_LABELS["bpsn_auc"] == "BPSN AUC" and METRIC_LABELS["pinned_auc"] == "pinned AUC"
+    assert len(set(METRIC_LABELS.values())) == len(METRIC_LABELS)

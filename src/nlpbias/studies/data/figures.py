@@ -12,8 +12,10 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 import seaborn as sns
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FuncFormatter, NullFormatter, PercentFormatter
 
 from nlpbias.core.checks import check_choice
 from nlpbias.plotting import (
@@ -22,6 +24,8 @@ from nlpbias.plotting import (
     PALETTE,
     facet_frames,
     join_columns,
+    legend_below,
+    legend_beside,
     mark_empty,
     new_figure,
     require_columns,
@@ -68,8 +72,7 @@ def length_figure(
     check_choice(kind, "kind", ["hist", "ecdf"])
     hue = hue if hue is not None and hue in lengths.columns else None
     facets = facet_frames(lengths, by)
-    outside = hue is not None and lengths[hue].nunique() > 2  # legend beside the panel
-    fig, axes = new_figure(len(facets), width=9.5 if outside else 6.4, height=3.6)
+    fig, axes = new_figure(len(facets), width=7.4 if hue is not None else 6.4, height=3.6)
     for ax, (key, sub) in zip(axes, facets, strict=True):
         if sub.empty:
             mark_empty(ax, "texts")
@@ -90,16 +93,29 @@ def length_figure(
                 **common, log_scale=log_scale, stat="density", common_norm=False,
                 element="step", bins=40,
             )  # fmt: skip
+            ylabel = "density (each colour's area is 1)" if hue else "density (area 1)"
         else:
             sns.ecdfplot(**common, log_scale=log_scale)
-        xlabel = f"length in {unit}" + (" (0 shown as 1)" if zero else "")
-        ax.set(title=str(key) if key is not None else "", xlabel=xlabel)
+            ylabel = "share of texts this long or shorter"
+            ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+        if log_scale:
+            _plain_log_ticks(ax)
+        xlabel = f"length in {unit}" + (" (log scale; 0 shown as 1)" if zero else "")
+        if log_scale and not zero:
+            xlabel += " (log scale)"
+        ax.set(title=str(key) if key is not None else "", xlabel=xlabel, ylabel=ylabel)
         legend = ax.get_legend()
         if legend is not None:
-            legend.set_title(None)
-            if outside:
-                sns.move_legend(ax, "center left", bbox_to_anchor=(1.01, 0.5), title=None)
+            sns.move_legend(
+                ax, "upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, title=None
+            )
     return fig
+
+
+def _plain_log_ticks(ax: Axes) -> None:
+    """Tick labels 1, 10, 100, 1,000 on a log x axis (not 10^0, 10^1, ...)."""
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.10g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
 
 
 def toxicity_by_length_figure(tbl: pd.DataFrame, *, by: str | None = "dataset") -> Figure:
@@ -148,7 +164,9 @@ def toxicity_by_length_figure(tbl: pd.DataFrame, *, by: str | None = "dataset") 
             ylabel="share labelled toxic",
             ylim=(-0.02, 1.02),
         )
-        ax.legend(fontsize="small", loc="best")
+    handles = [Line2D([], [], color="black", linestyle="--", linewidth=2.5, marker="o")]
+    handles += [Line2D([], [], color=colour[t], linewidth=1.5, marker="o") for t in terms]
+    legend_below(fig, handles, ["all texts", *terms])
     return fig
 
 
@@ -178,6 +196,7 @@ def stacked_share_barh(
     fig, (ax,) = new_figure(1, width=8.0, height=max(1.8, 0.32 * len(ys) + 1.2))
     if df.empty:
         mark_empty(ax, "rows")
+        ax.set_title(title or "")
         return fig
     wide = df.assign(**{y: df[y].astype(str)}).pivot_table(
         index=y, columns=hue, values=x, aggfunc="sum", fill_value=0.0, observed=True
@@ -192,7 +211,7 @@ def stacked_share_barh(
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.axvline(0.5, color="grey", linewidth=0.8, linestyle=":")
     ax.set(xlim=(0, 1), title=title or "", xlabel="share", ylabel="")
-    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5))
+    legend_beside(ax)
     return fig
 
 
@@ -246,16 +265,89 @@ def observed_vs_planted(
     lims = (lo - pad, hi + pad)
     ax.plot(lims, lims, color="grey", linestyle="--", linewidth=1, label="observed = planted")
     ax.scatter(df[planted], df[observed], color=PALETTE[1], zorder=3)
-    for _, row in df.iterrows():
-        ax.annotate(
-            str(row[label]), (row[planted], row[observed]), xytext=(4, 3),
-            textcoords="offset points", fontsize="small",
-        )  # fmt: skip
     if percent:
         ax.xaxis.set_major_formatter(PercentFormatter(1.0))
         ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     name = name or planted
     ax.set(xlim=lims, ylim=lims, xlabel=f"planted {name}", ylabel=f"observed {name}")
     ax.set_title(title or "")
-    ax.legend(loc="upper left")
+    legend_below(fig, *ax.get_legend_handles_labels())
+    _annotate_apart(  # last: label positions are computed on the final layout
+        ax, df[planted].to_numpy(float), df[observed].to_numpy(float), list(df[label].astype(str))
+    )
     return fig
+
+
+def _label_boxes(
+    px: np.ndarray, width: np.ndarray, clusters: list[list[int]], height: float, gap: float
+) -> dict[int, tuple[float, float, float, float]]:
+    """Pixel box (left, right, bottom, top) of every label: beside its point when alone, in a
+    column right of the points (ordered as the points, top to bottom) for a cluster."""
+    boxes = {}
+    for members in clusters:
+        if len(members) == 1:
+            (i,) = members
+            left, bottom = px[i, 0] + gap, px[i, 1] + gap / 2
+            boxes[i] = (left, left + width[i], bottom, bottom + height)
+            continue
+        members = sorted(members, key=lambda i: -px[i, 1])
+        left = px[members, 0].max() + 6 * gap
+        top = px[members, 1].mean() + len(members) / 2 * height
+        for k, i in enumerate(members):
+            boxes[i] = (left, left + width[i], top - (k + 1) * height, top - k * height)
+    return boxes
+
+
+def _annotate_apart(ax: Axes, x: np.ndarray, y: np.ndarray, texts: Sequence[str]) -> None:
+    """Write each text beside its point; labels that would overlap go into a column beside them.
+
+    Points whose labels would collide (a cluster) get their labels stacked one line apart, in the
+    order of the points from top to bottom, each joined to its point by a thin grey line.
+    Positions are computed on the laid-out figure, so they hold for the size it is shown at.
+    """
+    fig = ax.figure
+    probes = [ax.text(xi, yi, t, fontsize="small") for t, xi, yi in zip(texts, x, y, strict=True)]
+    fig.draw_without_rendering()
+    px = ax.transData.transform(np.column_stack([x, y]))
+    scale = fig.dpi / 72.0  # pixels per point
+    extents = [p.get_window_extent() for p in probes]  # measured, then removed
+    for p in probes:
+        p.remove()
+    width = np.array([e.width for e in extents])
+    height = 1.1 * max((e.height for e in extents), default=1.0)
+    gap = 4 * scale
+    clusters = [[i] for i in range(len(texts))]
+    for _ in range(len(texts)):  # merge clusters whose labels overlap, until none do
+        boxes = _label_boxes(px, width, clusters, height, gap)
+        owner = {i: c for c, members in enumerate(clusters) for i in members}
+        clash = next(
+            (
+                (owner[i], owner[j])
+                for i in boxes
+                for j in boxes
+                if owner[i] < owner[j]
+                and boxes[i][0] < boxes[j][1] and boxes[j][0] < boxes[i][1]
+                and boxes[i][2] < boxes[j][3] and boxes[j][2] < boxes[i][3]
+            ),
+            None,
+        )  # fmt: skip
+        if clash is None:
+            break
+        a, b = clash
+        clusters = [m for c, m in enumerate(clusters) if c not in (a, b)] + [
+            clusters[a] + clusters[b]
+        ]
+    boxes = _label_boxes(px, width, clusters, height, gap)
+    line = {"arrowstyle": "-", "color": "0.55", "linewidth": 0.6, "shrinkA": 1, "shrinkB": 3}
+    for members in clusters:
+        for i in members:
+            left, _, bottom, top = boxes[i]
+            ax.annotate(
+                texts[i],
+                (x[i], y[i]),
+                xytext=((left - px[i, 0]) / scale, ((bottom + top) / 2 - px[i, 1]) / scale),
+                textcoords="offset points",
+                fontsize="small",
+                va="center",
+                arrowprops=line if len(members) > 1 else None,
+            )

@@ -7,6 +7,9 @@ from nlpbias.studies.pinned_auc.figures import (
     per_term_figure,
     seed_dots_figure,
 )
+from nlpbias.studies.pinned_auc.labels import (
+    METRIC_LABELS,
+)
 from nlpbias.studies.pinned_auc.metrics import (
     bias_report,
 )
@@ -42,6 +45,7 @@ __all__ = [
     "frequency_change",
     "load_study_data",
     "make_shifted_groups",
+    "METRIC_LABELS",
     "paper_comparison",
     "per_term_figure",
     "reported",

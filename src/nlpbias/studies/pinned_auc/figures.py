@@ -7,8 +7,10 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
-from nlpbias.plotting import PALETTE, new_figure, require_columns
+from nlpbias.plotting import PALETTE, legend_below, new_figure, relabel, require_columns
+from nlpbias.studies.pinned_auc.labels import METRIC_LABELS
 
 
 def per_term_figure(
@@ -20,10 +22,14 @@ def per_term_figure(
     reference: dict[str, float] | None = None,
     labels: dict[str, str] | None = None,
     title: str | None = None,
+    reference_label: str = "overall",
 ) -> Figure:
     """One panel per metric: a dot per term and ``hue`` level (Dixon et al.'s Figures 3–5).
 
-    ``reference`` draws a vertical line per metric (e.g. the overall rate). Terms keep input order.
+    ``reference`` draws a vertical line per metric (e.g. the overall rate). Terms keep input order;
+    metrics are named by ``labels`` (default
+    :data:`~nlpbias.studies.pinned_auc.labels.METRIC_LABELS`); one legend for all panels stands
+    below them.
 
     Examples
     --------
@@ -38,7 +44,7 @@ def per_term_figure(
     levels = list(dict.fromkeys(df[hue]))
     pos = {t: i for i, t in enumerate(terms)}
     fig, axes = new_figure(
-        len(metrics), ncols=len(metrics), width=4.2, height=0.2 * len(terms) + 1.6, sharey=True
+        len(metrics), ncols=len(metrics), width=4.2, height=0.24 * len(terms) + 1.9, sharey=True
     )
     for ax, metric in zip(axes, metrics, strict=True):
         for k, level in enumerate(levels):
@@ -53,10 +59,14 @@ def per_term_figure(
             )
         if reference and metric in reference:
             ax.axvline(reference[metric], color="grey", linestyle="--", linewidth=1)
-        ax.set_yticks(range(len(terms)), terms, fontsize="x-small")
-        ax.set(xlabel=(labels or {}).get(metric, metric))
-    axes[0].invert_yaxis()
-    axes[-1].legend(fontsize="small", loc="best")
+        ax.set_yticks(range(len(terms)), terms, fontsize="small")
+        ax.set(xlabel=relabel(metric, {**METRIC_LABELS, **(labels or {})}))
+    axes[0].set_ylim(len(terms) - 0.5, -0.5)
+    handles, texts = axes[0].get_legend_handles_labels()
+    if reference:
+        handles.append(Line2D([], [], color="grey", linestyle="--", linewidth=1))
+        texts.append(reference_label)
+    legend_below(fig, handles, texts)
     if title:
         fig.suptitle(title)
     return fig
@@ -70,8 +80,13 @@ def seed_dots_figure(
     summary: pd.DataFrame | None = None,
     reference: pd.DataFrame | None = None,
     title: str | None = None,
+    labels: dict[str, str] | None = None,
 ) -> Figure:
     """One panel per metric: every model (seed) as a dot per ``y``, the mean with its interval.
+
+    Metrics are named by ``labels`` (default
+    :data:`~nlpbias.studies.pinned_auc.labels.METRIC_LABELS`); one legend for all panels stands
+    below them.
 
     Parameters
     ----------
@@ -93,7 +108,7 @@ def seed_dots_figure(
     rows = list(dict.fromkeys(df[y]))
     pos = {r: i for i, r in enumerate(rows)}
     fig, axes = new_figure(
-        len(metrics), ncols=len(metrics), width=4.0, height=0.5 * len(rows) + 1.6, sharey=True
+        len(metrics), ncols=len(metrics), width=4.0, height=0.5 * len(rows) + 2.0, sharey=True
     )
     jitter = np.linspace(-0.15, 0.15, num=max(df.groupby(y).size().max(), 1))
     for ax, metric in zip(axes, metrics, strict=True):
@@ -124,9 +139,9 @@ def seed_dots_figure(
                 label="paper",
             )
         ax.set_yticks(range(len(rows)), rows)
-        ax.set(xlabel=metric)
-    axes[0].invert_yaxis()
-    axes[-1].legend(fontsize="x-small", loc="best")
+        ax.set(xlabel=relabel(metric, {**METRIC_LABELS, **(labels or {})}))
+    axes[0].set_ylim(len(rows) - 0.5, -0.5)
+    legend_below(fig, *axes[0].get_legend_handles_labels())
     if title:
         fig.suptitle(title)
     return fig
