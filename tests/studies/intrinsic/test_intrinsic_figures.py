@@ -55,3 +55,23 @@ def test_scatter_figure_legend_covers_no_point_or_label() -> None:
     )  # points in every corner: a legend inside would cover one
     fig = figures.scatter_figure(df, x="a", y="b", hue="g", label="w")
     assert_legend_clear(fig)
+
+
+def test_rnsb_figure_one_panel_per_variant_bars_equal_scores_readable_rows() -> None:
+    scores = pd.DataFrame(
+        {"name": ["caliskan_weat7", "science_arts"] * 2, "variant": ["signed"] * 2 + ["kl"] * 2,
+         "score": [0.35, -0.1, 0.19, 0.02]}
+    )  # fmt: skip
+    fig = figures.rnsb_figure(scores)
+    assert [ax.get_title() for ax in fig.axes] == [
+        "signed two-set RNSB",
+        "KL divergence from uniform",
+    ]
+    assert "nats" in fig.axes[1].get_xlabel()
+    for ax, variant in zip(fig.axes, ["signed", "kl"], strict=True):
+        drawn = bars(ax)
+        sub = scores[scores["variant"] == variant]
+        assert list(drawn["value"]) == pytest.approx(list(sub["score"]))  # one bar per row
+        assert_no_hidden_bars(ax)
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert labels[0].startswith("WEAT 7: math vs arts") and "caliskan" not in " ".join(labels)

@@ -5,6 +5,6 @@ The chapter's methods are shared by several studies, so they live in the shared 
 the figures only this chapter draws. What the chapter's notebook calls from here:
 """
 
-from nlpbias.studies.intrinsic.figures import association_figure, scatter_figure
+from nlpbias.studies.intrinsic.figures import association_figure, rnsb_figure, scatter_figure
 
-__all__ = ["association_figure", "scatter_figure"]
+__all__ = ["association_figure", "rnsb_figure", "scatter_figure"]

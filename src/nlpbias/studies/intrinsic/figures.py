@@ -13,9 +13,25 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from nlpbias.plotting import PALETTE, legend_beside, new_figure, require_columns, tidy_label
+from nlpbias.plotting import (
+    PALETTE,
+    legend_beside,
+    new_figure,
+    relabel,
+    require_columns,
+    tidy_label,
+    wordset_label,
+)
+from nlpbias.plotting.labels import Names
 
-__all__ = ["association_figure", "scatter_figure"]
+__all__ = ["RNSB_VARIANTS", "association_figure", "rnsb_figure", "scatter_figure"]
+
+#: RNSB variant → (panel title, axis label with the unit) of :func:`rnsb_figure`.
+RNSB_VARIANTS: dict[str, tuple[str, str]] = {
+    "signed": ("signed two-set RNSB", "(p̄(T₂) − p̄(T₁)) / (p̄(T₁) + p̄(T₂)), from −1 to 1"),
+    "kl": ("KL divergence from uniform", "KL(D ‖ U) in nats (0: no bias)"),
+    "kl_sets": ("KL divergence over the two sets", "KL in nats (0: no bias)"),
+}
 
 
 def association_figure(
@@ -100,4 +116,61 @@ def scatter_figure(
     ax.set(xlabel=xlabel or x, ylabel=ylabel or y, title=title or "")
     if hue:
         legend_beside(ax, fontsize="small")
+    return fig
+
+
+def rnsb_figure(
+    scores: pd.DataFrame, *, title: str | None = None, names: Names = wordset_label
+) -> Figure:
+    """RNSB per word set, one panel per variant (each variant on its own scale and unit).
+
+    Parameters
+    ----------
+    scores : DataFrame
+        Rows of :func:`nlpbias.metrics.rnsb.rnsb_table` for one or more variants: ``name``,
+        ``variant`` (``signed``, ``kl`` or ``kl_sets``) and ``score``.
+    title : str, optional
+        Figure title.
+    names : mapping or function, default :func:`nlpbias.plotting.labels.wordset_label`
+        Display label of each word set.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One bar per row of ``scores``, word sets top to bottom in order of first appearance, the
+        same rows in every panel, a line at 0.
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"name": ["a", "b", "a"], "variant": ["signed", "signed", "kl"],
+    ...                   "score": [0.2, -0.1, 0.05]})
+    >>> fig = rnsb_figure(s)
+    >>> [ax.get_title() for ax in fig.axes], len(fig.axes[1].patches)
+    (['signed two-set RNSB', 'KL divergence from uniform'], 1)
+    """
+    require_columns(scores, ["name", "variant", "score"], "rnsb_figure")
+    if scores.empty:
+        raise ValueError("rnsb_figure: the frame has no rows; run rnsb_table first")
+    rows = list(dict.fromkeys(scores["name"]))
+    labels = [relabel(r, names) for r in rows]
+    lines = max(label.count("\n") + 1 for label in labels)
+    variants = list(dict.fromkeys(scores["variant"]))
+    pos = {r: i for i, r in enumerate(rows)}
+    fig, axes = new_figure(
+        len(variants),
+        ncols=len(variants),
+        width=3.6,
+        height=max(0.3, 0.2 * lines + 0.1) * len(rows) + 1.4,
+        sharey=True,
+    )
+    for k, (ax, variant) in enumerate(zip(axes, variants, strict=True)):
+        sub = scores[scores["variant"] == variant]
+        ax.barh(sub["name"].map(pos), sub["score"], color=PALETTE[k % len(PALETTE)])
+        ax.axvline(0, color="0.3", linewidth=0.8)
+        heading, unit = RNSB_VARIANTS.get(str(variant), (str(variant), "score"))
+        ax.set(title=heading, xlabel=unit)
+    axes[0].set_yticks(range(len(rows)), labels, fontsize="small" if lines > 1 else None)
+    axes[0].set_ylim(len(rows) - 0.5, -0.5)
+    if title:
+        fig.suptitle(title)
     return fig
