@@ -121,3 +121,12 @@ def test_paired_barh_bars_equal_the_columns_and_the_legend_is_below() -> None:
         assert ax.get_legend() is None
     assert legend_texts(fig.axes[0]) == ["P", "Q"]
     assert_legend_clear(fig)
+
+
+def test_barh_names_each_part_of_a_joined_row_label() -> None:
+    df = pd.DataFrame({"family": ["coref"], "metric": ["weat_extracted_rho"], "rho": [0.5]})
+    fig = plotting.barh(df, x="rho", y=["family", "metric"],
+                        names={"weat_extracted_rho": "WEAT, extracted word sets"})  # fmt: skip
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == [
+        "coref: WEAT, extracted word sets"
+    ]

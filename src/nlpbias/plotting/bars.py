@@ -91,8 +91,8 @@ def barh(
         Values are shares in [0, 1], shown as percentages.
     names : mapping or function, optional
         Display label of each ``y`` and ``hue`` value (e.g.
-        :func:`nlpbias.plotting.labels.wordset_label`); values it does not know stay as they
-        are.
+        :func:`nlpbias.plotting.labels.wordset_label`; with several ``y`` columns, of each
+        column's values before they are joined); values it does not know stay as they are.
     legend_title : str, optional
         Title of the legend (beside the panel); default none.
 
@@ -103,6 +103,10 @@ def barh(
     2
     """
     require_columns(df, [x] + ([hue] if hue else []), "barh")
+    if names is not None and not isinstance(y, str):  # name each part before joining them
+        parts = list(y)
+        require_columns(df, parts, "barh")
+        df = df.assign(**{c: df[c].map(lambda v: relabel(v, names)) for c in parts})
     df, y = join_columns(df, y)
     rows = [relabel(v, names) for v in dict.fromkeys(df[y])]
     levels = list(dict.fromkeys(df[hue])) if hue is not None else []
