@@ -5,10 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from figure_checks import assert_legend_clear, legend_texts
 
 from nlpbias.studies.intrinsic_extrinsic.figures import (
+    METHOD_LABELS,
+    RHO_LABELS,
     intrinsic_extrinsic_figure,
     rho_vs_paper_figure,
+    score_label,
 )
 
 
@@ -45,7 +49,15 @@ def test_panel_shows_the_original_and_its_modset_only_with_error_bars() -> None:
     n_points = sum(len(c.get_offsets()) for c in ax.collections if type(c) is PathCollection)
     assert n_points == 1 + 3  # the original + 3 balanced, not the Attract-Repel 'weat' ones
     assert len(ax.containers) == 1  # one errorbar container, for the original
-    assert "ρ = 1.00 (n = 4)" in ax.texts[0].get_text()
+    assert "ρ = 1.00 (n = 4)" in ax.get_title()  # in the title, not over the points
+    assert ax.get_xlabel() == "WEAT effect size d, extracted word sets"
+
+
+def test_panels_share_one_legend_below_that_covers_no_point() -> None:
+    fig = intrinsic_extrinsic_figure(_scores(), [PANEL, dict(PANEL, modset="weat")], ncols=2)
+    assert all(ax.get_legend() is None for ax in fig.axes)
+    assert legend_texts(fig.axes[0]) == ["original", "balancing", "Attract-Repel"]
+    assert_legend_clear(fig)
 
 
 def test_missing_column_is_named() -> None:
@@ -61,5 +73,14 @@ def test_rho_vs_paper_skips_cells_without_both_values() -> None:
             "wordset kind": ["extracted", "WEAT", "WEAT"],
         }
     )
-    ax = rho_vs_paper_figure(t).axes[0]
+    fig = rho_vs_paper_figure(t)
+    ax = fig.axes[0]
     assert sum(len(c.get_offsets()) for c in ax.collections) == 1  # only the complete row
+    assert_legend_clear(fig)
+
+
+def test_labels_name_methods_summary_columns_and_scores() -> None:
+    assert METHOD_LABELS["attract_repel"] == "Attract-Repel"
+    assert RHO_LABELS["weat_extracted_rho"] == "WEAT, extracted word sets"
+    assert score_label("extrinsic:dialect_f1") == "F1 gap (white- − AA-aligned)"
+    assert score_label("something") == "something"

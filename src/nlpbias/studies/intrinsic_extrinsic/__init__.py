@@ -23,8 +23,11 @@ from nlpbias.studies.intrinsic_extrinsic.families import (
     wordset_table,
 )
 from nlpbias.studies.intrinsic_extrinsic.figures import (
+    METHOD_LABELS,
+    RHO_LABELS,
     intrinsic_extrinsic_figure,
     rho_vs_paper_figure,
+    score_label,
 )
 from nlpbias.studies.intrinsic_extrinsic.grid import (
     build_embedding,
@@ -57,12 +60,15 @@ __all__ = [
     "figure1_panels",
     "intrinsic_extrinsic_figure",
     "merged_wordset",
+    "METHOD_LABELS",
     "paper_table",
     "paper_tables",
     "reported_table",
     "rho_long",
+    "RHO_LABELS",
     "rho_vs_paper_figure",
     "run_study",
+    "score_label",
     "scores_frame",
     "skipped_table",
     "wordset_table",

@@ -1,6 +1,9 @@
 """Figures of the intrinsic-vs-extrinsic study: scatter plots with error bars, ρ beside the paper's.
 
 Every function returns a matplotlib Figure built without pyplot (see :mod:`nlpbias.plotting`).
+The study's ids are written as words by one table per concept: :data:`METHOD_LABELS` (how an
+embedding was modified), :data:`RHO_LABELS` (the columns of ``alignment_summary``) and
+:func:`score_label` (the ``intrinsic:…`` and ``extrinsic:…`` columns of ``scores_frame``).
 """
 
 from __future__ import annotations
@@ -11,17 +14,72 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from nlpbias.plotting import PALETTE, new_figure
+from nlpbias.plotting import PALETTE, legend_below, legend_beside, new_figure
 from nlpbias.plotting import require_columns as _need
 
-__all__ = ["intrinsic_extrinsic_figure", "rho_vs_paper_figure"]
+__all__ = [
+    "METHOD_LABELS",
+    "RHO_LABELS",
+    "intrinsic_extrinsic_figure",
+    "rho_vs_paper_figure",
+    "score_label",
+]
 
 _METHOD_STYLE = {
     "original": (PALETTE[7], "*", 140),
     "balance": (PALETTE[0], "o", 28),
     "attract_repel": (PALETTE[1], "s", 28),
 }
-_METHOD_LABEL = {"original": "original", "balance": "balancing", "attract_repel": "Attract-Repel"}
+#: How an embedding was made → its name in figures.
+METHOD_LABELS: dict[str, str] = {
+    "original": "original",
+    "balance": "balancing",
+    "attract_repel": "Attract-Repel",
+}
+#: Column of :func:`~nlpbias.studies.intrinsic_extrinsic.paper.alignment_summary` → its name.
+RHO_LABELS: dict[str, str] = {
+    f"{metric}_{kind}_{stat}": f"{name}, {words}" + (" (share with p < α)" if stat != "rho" else "")
+    for metric, name in (("weat", "WEAT"), ("rnsb", "RNSB"))
+    for kind, words in (("extracted", "extracted word sets"), ("generic", "generic WEAT sets"))
+    for stat in ("rho", "significant")
+}
+_INTRINSIC = {"weat": "WEAT effect size d", "rnsb": "RNSB"}
+_EXTRINSIC = {
+    "type1": "pro − anti, WinoBias type 1",
+    "type2": "pro − anti, WinoBias type 2",
+    "mean": "pro − anti, WinoBias (mean of types)",
+    "gender": "male − female",
+    "dialect": "white- − AA-aligned",
+}
+
+
+def score_label(column: str) -> str:
+    """The axis label of a column of ``scores_frame``: words, not the column id.
+
+    Examples
+    --------
+    >>> score_label("intrinsic:extracted:weat")
+    'WEAT effect size d, extracted word sets'
+    >>> score_label("intrinsic:weat6:rnsb")
+    'RNSB, WEAT 6 word sets'
+    >>> score_label("extrinsic:type1_f1")
+    'F1 gap (pro − anti, WinoBias type 1)'
+    >>> score_label("extrinsic:task_f1_overall")
+    'F1 (overall)'
+    """
+    kind, _, rest = str(column).partition(":")
+    if kind == "intrinsic" and rest.count(":") == 1:
+        wordset, metric = rest.split(":")
+        words = "extracted" if wordset == "extracted" else wordset.upper().replace("WEAT", "WEAT ")
+        return f"{_INTRINSIC.get(metric, metric)}, {words} word sets"
+    if kind in ("extrinsic", "extrinsic_sd") and "_" in rest:
+        if rest.startswith("task_"):
+            measure, _, group = rest.removeprefix("task_").partition("_")
+            return f"{measure.upper()} ({group.replace('_', ' ')})"
+        view, _, measure = rest.partition("_")
+        name = "F1" if measure == "f1" else measure
+        return f"{name} gap ({_EXTRINSIC.get(view, view)})"
+    return str(column)
 
 
 def intrinsic_extrinsic_figure(
@@ -67,30 +125,25 @@ def intrinsic_extrinsic_figure(
             if sub.empty:
                 continue
             ax.scatter(
-                sub[x], sub[y], color=colour, marker=marker, s=size, label=_METHOD_LABEL[method]
+                sub[x], sub[y], color=colour, marker=marker, s=size, label=METHOD_LABELS[method]
             )
             sd_col = y.replace("extrinsic:", "extrinsic_sd:", 1)
             if method == "original" and sd_col in sub.columns:
                 sd = sub[sd_col].to_numpy(float)
                 if np.isfinite(sd).any():
                     ax.errorbar(sub[x], sub[y], yerr=sd, fmt="none", ecolor=colour, capsize=3, lw=1)
-        if len(points) >= 3:
+        heading = panel.get("title", f"{panel['family']}, {panel['algorithm']}")
+        if len(points) >= 3:  # in the title, where it covers no point
             r = points[[x, y]].rank().corr().iloc[0, 1]
-            ax.text(
-                0.02,
-                0.97,
-                f"ρ = {r:.2f} (n = {len(points)})",
-                transform=ax.transAxes,
-                va="top",
-                fontsize="small",
-            )
-        ax.set(
-            xlabel=x.removeprefix("intrinsic:"),
-            ylabel=y.removeprefix("extrinsic:"),
-            title=panel.get("title", f"{panel['family']}, {panel['algorithm']}"),
-        )
+            heading += f"\nSpearman ρ = {r:.2f} (n = {len(points)})"
+        ax.set(xlabel=score_label(x), ylabel=score_label(y), title=heading)
         ax.axhline(0, color="0.7", lw=0.8, zorder=0)
-    axes[0].legend(fontsize="small", loc="lower right")
+    handles: dict[str, object] = {}
+    for ax in axes:
+        for handle, text in zip(*ax.get_legend_handles_labels(), strict=True):
+            handles.setdefault(text, handle)
+    if handles:
+        legend_below(fig, list(handles.values()), list(handles))
     return fig
 
 
@@ -127,5 +180,5 @@ def rho_vs_paper_figure(
         ylabel="ρ here",
         title=title or "Spearman ρ: this book vs Katô & Miyao",
     )
-    ax.legend(fontsize="small", loc="upper left")
+    legend_beside(ax, fontsize="small")
     return fig
