@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from figure_checks import assert_legend_clear, bars, legend_texts
 from matplotlib.collections import PathCollection
 from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure
@@ -73,7 +74,7 @@ def test_histogram_counts_only_nonzero_documents_per_panel() -> None:
         assert ax.get_yscale() == "log"
         zero_lines = [ln for ln in ax.lines if list(ln.get_xdata()) == [0, 0]]
         assert len(zero_lines) == 1
-        assert ax.get_title() == f"{'ab'[fig.axes.index(ax)]}: {n_nonzero} of {n_all} documents"
+        assert ax.get_title() == f"{'ab'[fig.axes.index(ax)]}\n{n_nonzero} of {n_all} documents"
     # bins are symmetric around 0: from -max|ΔB| to +max|ΔB|
     left = min(p.get_x() for p in fig.axes[0].patches)
     right = max(p.get_x() + p.get_width() for p in fig.axes[0].patches)
@@ -115,9 +116,9 @@ def test_cumulative_lines_and_seed_points() -> None:
     assert list(b.get_ydata()) == pytest.approx([0.5, 1.0])
     assert a.get_label() == "a" and b.get_label() == "b"
     np.testing.assert_allclose(_points(ax), [[0.01, 0.488], [0.1, 0.922]])
-    texts = [t.get_text() for t in ax.texts]
-    assert len(texts) == 2 and all(t.startswith("seed 004") for t in texts)
-    assert "seed 004" in [t.get_text() for t in ax.get_legend().get_texts()]
+    assert not ax.texts  # seed 004's values are in the legend, not written over the curves
+    assert "seed 004:\ntop 1% → 48.8%\ntop 10% → 92.2%" in legend_texts(ax)
+    assert_legend_clear(fig)
 
 
 def test_cumulative_accepts_a_plain_mapping_of_points() -> None:
@@ -174,6 +175,7 @@ def test_predicted_vs_actual_points_colours_errorbars_diagonal_and_r() -> None:
     assert f"Pearson r = {r:.2f} (4 sets)" == "Pearson r = 0.98 (4 sets)"
     assert "Pearson r = 0.98 (4 sets)" in [t.get_text() for t in ax.texts]
     assert [t.get_text() for t in ax.texts].count("10") == 4  # set sizes beside the points
+    assert_legend_clear(fig)
 
 
 def test_predicted_vs_actual_without_sd_and_with_two_sets() -> None:
@@ -192,3 +194,24 @@ def test_cumulative_fraction_axis_labels_small_percentages() -> None:
     ax = cumulative_share_figure({"a": pd.DataFrame({"delta_b": [1.0, 2.0]})}, REPORTED).axes[0]
     fmt = ax.xaxis.get_major_formatter()
     assert [fmt(v, 0) for v in (0.001, 0.01, 1.0)] == ["0.1%", "1%", "100%"]
+
+
+def test_figures_name_word_sets_by_their_titles() -> None:
+    b = pd.DataFrame(
+        {"effect_size": [-0.3, -0.9], "p_value": [0.72, 0.95]},
+        index=pd.Index(["science_arts", "caliskan_weat7"], name="wordset"),
+    )
+    ax = baseline_figure(b).axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()][::-1]
+    assert labels == [
+        "Science vs arts\n× male vs female terms (p = 0.72)",
+        "WEAT 7: math vs arts\n× male vs female terms (p = 0.95)",
+    ]
+    assert sorted(bars(ax)["value"]) == pytest.approx([-0.9, -0.3])
+    tables = {"caliskan_weat7": pd.DataFrame({"delta_b": [0.1, -0.2, 0.0]})}
+    title = delta_b_histogram(tables).axes[0].get_title()
+    assert title.startswith("WEAT 7: math vs arts") and "caliskan" not in title
+    fmt = delta_b_histogram(tables).axes[0].yaxis.get_major_formatter()
+    assert [fmt(v, 0) for v in (1, 100)] == ["1", "100"]
+    ax = cumulative_share_figure(tables, REPORTED).axes[0]
+    assert legend_texts(ax)[0] == "WEAT 7: math vs arts\n× male vs female terms"

@@ -20,9 +20,10 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter, PercentFormatter
 
-from nlpbias.plotting import PALETTE, new_figure
+from nlpbias.plotting import PALETTE, legend_beside, new_figure, relabel, wordset_label
 from nlpbias.plotting import mark_empty as _empty
 from nlpbias.plotting import require_columns as _need
+from nlpbias.plotting.labels import Names
 
 __all__ = [
     "KIND_COLOURS",
@@ -57,7 +58,9 @@ def _tables(tables: object, what: str) -> dict[str, pd.DataFrame]:
     return dict(tables)
 
 
-def baseline_figure(baseline: pd.DataFrame, *, title: str | None = None) -> Figure:
+def baseline_figure(
+    baseline: pd.DataFrame, *, title: str | None = None, names: Names = wordset_label
+) -> Figure:
     """Horizontal bars of the WEAT effect size per word set, with the p-value in each label.
 
     Parameters
@@ -66,6 +69,8 @@ def baseline_figure(baseline: pd.DataFrame, *, title: str | None = None) -> Figu
         :func:`nlpbias.studies.perturbation.study.baseline_table`: index (or column) ``wordset``,
         columns ``effect_size`` and ``p_value``.
     title : str, optional
+    names : mapping or function, default :func:`nlpbias.plotting.labels.wordset_label`
+        Display label of each word set (its title, not its file name).
 
     Returns
     -------
@@ -81,9 +86,14 @@ def baseline_figure(baseline: pd.DataFrame, *, title: str | None = None) -> Figu
     ['y (p = 0.7)', 'x (p = 0.01)']
     """
     _need(baseline, ["effect_size", "p_value"], "baseline_figure")
-    names = baseline["wordset"] if "wordset" in baseline.columns else baseline.index
-    labels = [f"{n} (p = {p:.2g})" for n, p in zip(names, baseline["p_value"], strict=True)]
-    fig, (ax,) = new_figure(1, width=7.0, height=max(2.0, 0.45 * len(baseline) + 1.2))
+    sets = baseline["wordset"] if "wordset" in baseline.columns else baseline.index
+    labels = [
+        f"{relabel(n, names)} (p = {p:.2g})" for n, p in zip(sets, baseline["p_value"], strict=True)
+    ]
+    lines = max((label.count("\n") + 1 for label in labels), default=1)
+    fig, (ax,) = new_figure(
+        1, width=7.0, height=max(2.0, max(0.45, 0.2 * lines + 0.15) * len(baseline) + 1.2)
+    )
     if baseline.empty:
         _empty(ax, "word sets")
         return fig
@@ -93,7 +103,7 @@ def baseline_figure(baseline: pd.DataFrame, *, title: str | None = None) -> Figu
     ax.set_yticks(np.arange(len(d)), labels[::-1])
     ax.axvline(0, color="0.3", linewidth=0.8)
     ax.set(
-        xlabel="WEAT effect size d (normalised vectors, ddof 1)",
+        xlabel="WEAT effect size d (normalised vectors, ddof 1; no unit)",
         ylabel="",
         title=title or "Bias of the embedding trained on all documents",
     )
@@ -101,7 +111,11 @@ def baseline_figure(baseline: pd.DataFrame, *, title: str | None = None) -> Figu
 
 
 def delta_b_histogram(
-    tables: Mapping[str, pd.DataFrame], *, bins: int = 40, ncols: int = 3
+    tables: Mapping[str, pd.DataFrame],
+    *,
+    bins: int = 40,
+    ncols: int = 3,
+    names: Names = wordset_label,
 ) -> Figure:
     """Histogram of the differential bias ΔB per word set, of the documents with ΔB ≠ 0.
 
@@ -117,6 +131,8 @@ def delta_b_histogram(
     bins : int, default 40
     ncols : int, default 3
         Panels per row.
+    names : mapping or function, default :func:`nlpbias.plotting.labels.wordset_label`
+        Display label of each word set in the panel titles.
 
     Returns
     -------
@@ -143,9 +159,11 @@ def delta_b_histogram(
         lim = float(np.abs(nz).max())
         ax.hist(nz, bins=np.linspace(-lim, lim, bins + 1), color=PALETTE[i % len(PALETTE)])
         ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.10g}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
         ax.axvline(0, color="0.3", linewidth=0.8, linestyle="--")
         ax.set(
-            title=f"{name}: {nz.size:,} of {d.size:,} documents",
+            title=f"{relabel(name, names)}\n{nz.size:,} of {d.size:,} documents",
             xlabel=_DELTA_B,
             ylabel="documents (log scale)",
         )
@@ -178,6 +196,7 @@ def cumulative_share_figure(
     reported: Mapping[str, Any],
     *,
     title: str | None = None,
+    names: Names = wordset_label,
 ) -> Figure:
     """Share of the summed |ΔB| held by the top documents, per word set, beside seed 004.
 
@@ -209,7 +228,7 @@ def cumulative_share_figure(
 
     tables = _tables(tables, "cumulative_share_figure")
     points = _reported_points(reported)
-    fig, (ax,) = new_figure(1, width=6.4, height=4.4)
+    fig, (ax,) = new_figure(1, width=8.6, height=4.4)
     lo = min(points[0][0], 1.0)
     for i, (name, table) in enumerate(tables.items()):
         cum = cumulative_share(table["delta_b"])
@@ -219,20 +238,13 @@ def cumulative_share_figure(
             cum["share"],
             color=PALETTE[i % len(PALETTE)],
             linewidth=1.8,
-            label=str(name),
+            label=relabel(name, names),
         )
     x = np.geomspace(lo, 1.0, 200)
     ax.plot(x, x, color="0.6", linestyle="--", linewidth=1, label="all documents equal")
     xs, ys = zip(*points, strict=True)
-    ax.scatter(xs, ys, color=PALETTE[7], marker="X", s=70, zorder=4, label="seed 004")
-    for px, py in points:
-        ax.annotate(
-            f"seed 004: top {100 * px:g}% → {100 * py:.1f}%",
-            (px, py),
-            xytext=(6, -12),
-            textcoords="offset points",
-            fontsize="small",
-        )
+    values = "\n".join(f"top {100 * px:g}% → {100 * py:.1f}%" for px, py in points)
+    ax.scatter(xs, ys, color=PALETTE[7], marker="X", s=70, zorder=4, label=f"seed 004:\n{values}")
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:g}%"))
     ax.xaxis.set_minor_formatter(NullFormatter())
@@ -244,7 +256,7 @@ def cumulative_share_figure(
         ylabel="share of the summed |ΔB|",
         title=title or "How concentrated is the differential bias?",
     )
-    ax.legend(fontsize="small", loc="upper left")
+    legend_beside(ax, fontsize="small")
     return fig
 
 
@@ -275,7 +287,7 @@ def predicted_vs_actual_figure(validation: pd.DataFrame, *, title: str | None = 
     'Pearson r = 0.90 (3 sets)'
     """
     _need(validation, ["kind", "predicted", "actual"], "predicted_vs_actual_figure")
-    fig, (ax,) = new_figure(1, width=5.2, height=4.8)
+    fig, (ax,) = new_figure(1, width=6.8, height=4.8)
     if validation.empty:
         _empty(ax, "removal sets")
         return fig
@@ -324,5 +336,5 @@ def predicted_vs_actual_figure(validation: pd.DataFrame, *, title: str | None = 
         ylabel="actual ΔB (retrained, mean over seeds)",
         title=title or "Removing documents: prediction vs retraining",
     )
-    ax.legend(fontsize="small", loc="upper left", title="documents removed")
+    legend_beside(ax, fontsize="small", title="documents removed")
     return fig
