@@ -94,8 +94,8 @@ def bars(ax: Axes, *, horizontal: bool = True) -> pd.DataFrame:
     Columns: ``start``, ``end`` (extent along the value axis), ``value`` (signed length),
     ``low``, ``high`` (extent across it, in data units), ``label`` (the tick label nearest to
     the bar's centre), ``colour`` (hex) and ``hue`` (the legend entry of that colour, or None).
-    Bars of zero length are listed too (a zero is data); empty legend proxies are not (they are
-    not in ``ax.patches``).
+    Bars of zero length are listed too (a zero is data); the zero-size legend proxies that seaborn
+    adds to ``ax.patches`` are not (they have no thickness).
     """
     _drawn(ax.figure)
     rows = []

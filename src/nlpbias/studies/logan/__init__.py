@@ -2,10 +2,10 @@
 
 What the chapter's notebook calls; the modules of this package hold the method: the estimator
 (:mod:`.estimator`, with :mod:`.group_metrics`, :mod:`.lloyd` and :mod:`.merging`), its summaries
-(:mod:`.summaries`), calibration (:mod:`.calibration`) and topic words (:mod:`.topics`), the
-MiniLM classifiers (:mod:`.frozen` and :mod:`.finetune`, with :mod:`.classifier_inputs`;
-imported on use: they need torch), the stand-in data (:mod:`.synthetic`) and the chapter's steps
-(:mod:`.study`).
+(:mod:`.summaries`), calibration (:mod:`.calibration`), topic words (:mod:`.topics`) and figures
+(:mod:`.figures`), the MiniLM classifiers (:mod:`.frozen` and :mod:`.finetune`, with
+:mod:`.classifier_inputs`; imported on use: they need torch), the stand-in data
+(:mod:`.synthetic`) and the chapter's steps (:mod:`.study`).
 """
 
 from nlpbias.studies.logan.calibration import (
@@ -16,6 +16,11 @@ from nlpbias.studies.logan.calibration import (
 from nlpbias.studies.logan.estimator import (
     LOGAN,
     METRICS,
+)
+from nlpbias.studies.logan.figures import (
+    COLUMN_LABELS,
+    biased_cluster_figure,
+    group_accuracy_figure,
 )
 from nlpbias.studies.logan.study import (
     LoganData,
@@ -35,7 +40,10 @@ from nlpbias.studies.logan.topics import (
 )
 
 __all__ = [
+    "biased_cluster_figure",
+    "COLUMN_LABELS",
     "compare_with_kmeans",
+    "group_accuracy_figure",
     "load_logan_data",
     "local_bias_summary",
     "LOGAN",
