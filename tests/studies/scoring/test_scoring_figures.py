@@ -8,6 +8,7 @@ import doctest
 import numpy as np
 import pandas as pd
 import pytest
+from figure_checks import assert_legend_clear, legend_texts
 from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
@@ -88,6 +89,7 @@ def test_bias_rows_models_and_positions(close) -> None:
     ys = [_points(ax, m)[0, 1] for m in MODELS]
     assert ys == sorted(ys) and len(set(ys)) == 4
     assert ax.get_ylim()[0] > ax.get_ylim()[1]
+    assert_legend_clear(ax.figure)
 
 
 def test_bias_sign_convention_negative_is_left_of_zero(close) -> None:
@@ -269,7 +271,18 @@ def test_accuracy_paired_bars_and_panels(close) -> None:
         assert all(b < a for b, a in zip(xs[:3], xs[3:], strict=True))
         assert [x.get_text() for x in ax.get_xticklabels()] == ["Trump", "Clinton", "you"]
         assert ax.get_ylim()[1] > max(heights)
+        values = list(df[f"{k} before"]) + list(df[f"{k} after"])
+        assert [t.get_text() for t in ax.texts] == [f"{100 * v:.1f}%" for v in values]
+    assert legend_texts(fig.axes[0]) == ["before fine-tuning", "after fine-tuning"]
+    assert all(ax.get_legend() is None for ax in fig.axes)
+    assert_legend_clear(fig)
     assert len(close(accuracy_figure(_acc(top5=False))).axes) == 1
+
+
+def test_accuracy_a_zero_bar_says_zero(close) -> None:
+    df = _acc().assign(**{"top-1 before": [0.0, 0.0, 0.0]})
+    ax = close(accuracy_figure(df)).axes[0]
+    assert [t.get_text() for t in ax.texts][:3] == ["0.0%"] * 3
 
 
 def test_accuracy_paper_marker_on_the_after_bar(close) -> None:
@@ -315,6 +328,7 @@ def test_learning_curve_lines_in_minutes_and_target(close) -> None:
     assert list(target.get_ydata()) == [0.25, 0.25] and target.get_linestyle() == "--"
     legend = [x.get_text() for x in ax.get_legend().get_texts()]
     assert legend == ["top-1", "top-5", "target top-1"]
+    assert_legend_clear(ax.figure)  # beside the axes, not over the end of the curves
     lo, hi = ax.get_xlim()
     assert lo < 0.0 and hi > 4.0 and ax.get_ylim()[1] > 0.5
     assert ax.get_xlabel() == "minutes of training"

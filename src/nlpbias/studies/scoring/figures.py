@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import PercentFormatter
 
-from nlpbias.plotting import PALETTE, new_figure
+from nlpbias.plotting import PALETTE, legend_below, legend_beside, new_figure
 from nlpbias.plotting import require_columns as _need
 
 __all__ = [
@@ -290,7 +290,9 @@ def accuracy_figure(table: pd.DataFrame, *, paper: Mapping[str, float] | None = 
     Returns
     -------
     matplotlib.figure.Figure
-        One panel per accuracy (top-1, top-5): grey "before" and blue "after" bars per model.
+        One panel per accuracy (top-1, top-5): grey "before" and blue "after" bars per model,
+        each with its value written above it (so a 0 % bar is seen to be 0, not missing); one
+        legend below the panels.
 
     Examples
     --------
@@ -315,8 +317,14 @@ def accuracy_figure(table: pd.DataFrame, *, paper: Mapping[str, float] | None = 
     fig, axes = new_figure(len(ks), width=max(4.0, 1.1 * len(models) + 2.0), height=3.8)
     top = max(float(vals.max()), *map(float, paper.values()), 0.05)
     for ax, kk in zip(axes, ks, strict=True):
-        ax.bar(x - 0.2, table[f"{kk} before"], 0.4, color=_GREY, label="before fine-tuning")
-        ax.bar(x + 0.2, table[f"{kk} after"], 0.4, color=PALETTE[0], label="after fine-tuning")
+        for shift, when, colour in ((-0.2, "before", _GREY), (0.2, "after", PALETTE[0])):
+            bars = ax.bar(
+                x + shift, table[f"{kk} {when}"], 0.4, color=colour, label=f"{when} fine-tuning"
+            )
+            ax.bar_label(  # the value of every bar, a 0 % bar included
+                bars, labels=[f"{100 * v:.1f}%" for v in table[f"{kk} {when}"]],
+                padding=2, fontsize="x-small", color="0.25",
+            )  # fmt: skip
         if kk == "top-1" and paper:
             px = [x[models.index(str(m))] + 0.2 for m in paper]
             ax.scatter(
@@ -332,19 +340,21 @@ def accuracy_figure(table: pd.DataFrame, *, paper: Mapping[str, float] | None = 
                 ax.annotate(
                     f"paper {100 * v:.1f}%",
                     (xx, v),
-                    xytext=(0, 6),
-                    ha="center",
+                    xytext=(7, 0),
+                    ha="left",
+                    va="center",
                     textcoords="offset points",
                     fontsize="x-small",
                 )
         ax.set_xticks(x, models)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0))
         ax.set(
-            ylim=(0, min(1.0, 1.2 * top)),
+            ylim=(0, min(1.0, 1.25 * top)),
             ylabel=f"{kk} accuracy (validation)",
             title=f"{kk} masked-token accuracy",
         )
-        ax.legend(fontsize="small", loc="upper left")
+    handles, texts = axes[0].get_legend_handles_labels()
+    legend_below(fig, handles, texts)
     return fig
 
 
@@ -379,7 +389,7 @@ def learning_curve_figure(history: pd.DataFrame, *, target: float | None = 0.25)
         raise ValueError(f"{what}: target must be a share in [0, 1] or None, got {target!r}")
     h = history.sort_values(["seconds", "step"], kind="stable")
     minutes = h["seconds"].to_numpy(float) / 60.0
-    fig, (ax,) = new_figure(1, width=6.4, height=4.0)
+    fig, (ax,) = new_figure(1, width=7.6, height=4.0)
     ax.plot(minutes, h["top1"].to_numpy(float), "o-", color=PALETTE[0], markersize=3, label="top-1")
     ax.plot(minutes, h["top5"].to_numpy(float), "s-", color=PALETTE[2], markersize=3, label="top-5")
     if target is not None:
@@ -406,5 +416,5 @@ def learning_curve_figure(history: pd.DataFrame, *, target: float | None = 0.25)
         ylabel="masked-token accuracy (validation)",
         title="Base stand-in: learning curve",
     )
-    ax.legend(fontsize="small", loc="lower right")
+    legend_beside(ax, fontsize="small")
     return fig
