@@ -11,7 +11,8 @@ A figure test should check what a reader sees, not only that an image exists:
   data, an error bar, a filled area or a text label. A legend outside the axes, or in an empty
   corner, passes;
 - :func:`assert_texts_apart` fails when two text labels of an axes (point labels, annotations)
-  overlap each other.
+  overlap each other; :func:`assert_panel_texts_apart` when the titles, axis labels or tick
+  labels of a figure's panels run into each other.
 
 Every function draws the figure first (``Figure.draw_without_rendering``), so the extents are
 those of the final layout. Importable from any test folder (``tests/`` is on ``sys.path`` because
@@ -38,6 +39,7 @@ from matplotlib.transforms import Bbox
 __all__ = [
     "assert_legend_clear",
     "assert_no_hidden_bars",
+    "assert_panel_texts_apart",
     "assert_texts_apart",
     "bars",
     "legend_overlaps",
@@ -284,3 +286,44 @@ def assert_texts_apart(ax: Axes) -> None:
         if _overlap(boxes[i], boxes[j])
     ]
     assert not clashes, f"text labels overlap: {clashes}"
+
+
+def _shown_ticklabels(ax: Axes) -> list[Text]:
+    """The tick labels matplotlib draws: non-empty, at a tick inside the view limits."""
+    shown = []
+    for axis, (lo, hi) in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+        lo, hi = min(lo, hi), max(lo, hi)
+        tol = 1e-9 * max(abs(lo), abs(hi), 1.0)
+        for tick in axis.get_major_ticks():
+            label = tick.label1
+            if (
+                label.get_visible()
+                and label.get_text().strip()
+                and lo - tol <= tick.get_loc() <= hi + tol
+            ):
+                shown.append(label)
+    return shown
+
+
+def assert_panel_texts_apart(fig: Figure) -> None:
+    """Fail if the titles, axis labels or tick labels of two panels of ``fig`` overlap, or a
+    panel's title or axis label overlaps another panel's data area."""
+    _drawn(fig)
+    texts = []
+    for k, ax in enumerate(fig.axes):
+        for t in [ax.title, ax.xaxis.label, ax.yaxis.label]:
+            if t.get_visible() and t.get_text().strip():
+                texts.append((k, t.get_text(), t.get_window_extent()))
+        for t in _shown_ticklabels(ax):
+            texts.append((k, t.get_text(), t.get_window_extent()))
+    clashes = [
+        f"{a!r} (panel {i}) and {b!r} (panel {j})"
+        for n, (i, a, box_a) in enumerate(texts)
+        for (j, b, box_b) in texts[n + 1 :]
+        if i != j and _overlap(box_a, box_b)
+    ]
+    for i, text, box in texts:
+        for j, ax in enumerate(fig.axes):
+            if i != j and _overlap(box, ax.get_window_extent()):
+                clashes.append(f"{text!r} (panel {i}) over panel {j}")
+    assert not clashes, f"panel texts run into each other: {clashes[:5]}"

@@ -36,7 +36,7 @@ def test_effect_size_figure_draws_each_level_with_its_interval_and_the_reference
     assert np.allclose([segs[0][0][0], segs[0][1][0]], [0.9, 1.5])
     ref = ax.collections[-1].get_offsets()
     assert len(ref) == 1 and ref[0][0] == pytest.approx(1.5)  # NaN reference not drawn
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["glove", "w2v", "paper"]
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["glove", "w2v", "paper"]
 
 
 def test_effect_size_figure_rejects_empty_and_missing_columns() -> None:

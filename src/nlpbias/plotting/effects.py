@@ -12,7 +12,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from nlpbias.plotting.labels import Names, relabel
-from nlpbias.plotting.style import PALETTE, legend_below, legend_beside, new_figure, require_columns
+from nlpbias.plotting.style import PALETTE, legend_below, new_figure, require_columns
 
 
 def effect_size_figure(
@@ -47,7 +47,8 @@ def effect_size_figure(
     -------
     matplotlib.figure.Figure
         Rows top to bottom in order of first appearance, every row inside the axes; the legend
-        (hue levels, then the reference) beside the panel.
+        (hue levels, then the reference) below the panel, so the labels and the data share the
+        width.
 
     Examples
     --------
@@ -110,12 +111,7 @@ def effect_size_figure(
     if hue or reference:
         handles, texts = ax.get_legend_handles_labels()
         order = sorted(range(len(texts)), key=lambda i: texts[i] == reference_label)
-        legend_beside(
-            ax,
-            handles=[handles[i] for i in order],
-            labels=[texts[i] for i in order],
-            fontsize="small",
-        )
+        legend_below(fig, [handles[i] for i in order], [texts[i] for i in order])
     return fig
 
 

@@ -25,20 +25,33 @@ Names = Mapping[object, str] | Callable[[object], str] | None
 _PARENTHESES = re.compile(r"\s*\([^()]*\)")
 
 
-def wrap_label(text: str, width: int = 40) -> str:
-    """Break ``text`` into lines of at most ``width`` characters (at spaces), after each " × ".
+def wrap_label(text: str, width: int = 44) -> str:
+    """Break ``text`` into lines of at most ``width`` characters, at its natural joints first.
+
+    A label is cut before each " × " and, when the line is still too long, after a leading
+    "name:" (as in "WEAT 3: European American vs ..."); a part longer than ``width`` is wrapped
+    at spaces.
 
     Examples
     --------
     >>> print(wrap_label("WEAT 7: math vs arts × male vs female terms"))
     WEAT 7: math vs arts
     × male vs female terms
+    >>> print(wrap_label("WinoBias jobs: stereotypically male vs female jobs × {he} vs {she}"))
+    WinoBias jobs:
+    stereotypically male vs female jobs
+    × {he} vs {she}
     """
-    parts = str(text).split(" × ")
     lines = []
-    for i, part in enumerate(parts):
+    for i, part in enumerate(str(text).split(" × ")):
         part = part if i == 0 else f"× {part}"
-        lines += textwrap.wrap(part, width=width, break_long_words=False) or [""]
+        head, colon, body = part.partition(": ")
+        if len(part) > width and colon and body:
+            pieces = [head + ":", body]
+        else:
+            pieces = [part]
+        for piece in pieces:
+            lines += textwrap.wrap(piece, width=width, break_long_words=False) or [""]
     return "\n".join(lines)
 
 
@@ -47,7 +60,7 @@ def _known_wordsets() -> frozenset[str]:
     return frozenset(available_wordsets()["name"])
 
 
-def wordset_label(name: object, *, width: int | None = 40) -> str:
+def wordset_label(name: object, *, width: int | None = 44) -> str:
     """The display name of a word set: its ``title`` without the parenthesised citations.
 
     Parameters
@@ -55,7 +68,7 @@ def wordset_label(name: object, *, width: int | None = 40) -> str:
     name : str
         A word-set name (file stem of ``data/wordsets/``). Any other value is returned as text,
         unchanged, so that the function can label a column that mixes word sets and other rows.
-    width : int or None, default 40
+    width : int or None, default 44
         Wrap the label onto lines of this many characters (see :func:`wrap_label`); None: one
         line.
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from figure_checks import assert_legend_clear, assert_no_hidden_bars, bars, legend_texts
+from figure_checks import (
+    assert_legend_clear,
+    assert_no_hidden_bars,
+    assert_panel_texts_apart,
+    bars,
+    legend_texts,
+)
 
 from nlpbias.studies.intrinsic import figures
 
@@ -63,11 +69,9 @@ def test_rnsb_figure_one_panel_per_variant_bars_equal_scores_readable_rows() -> 
          "score": [0.35, -0.1, 0.19, 0.02]}
     )  # fmt: skip
     fig = figures.rnsb_figure(scores)
-    assert [ax.get_title() for ax in fig.axes] == [
-        "signed two-set RNSB",
-        "KL divergence from uniform",
-    ]
+    assert [ax.get_title() for ax in fig.axes] == ["signed two-set RNSB", "KL from uniform"]
     assert "nats" in fig.axes[1].get_xlabel()
+    assert_panel_texts_apart(fig)
     for ax, variant in zip(fig.axes, ["signed", "kl"], strict=True):
         drawn = bars(ax)
         sub = scores[scores["variant"] == variant]

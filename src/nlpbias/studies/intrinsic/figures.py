@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator
 
 from nlpbias.plotting import (
     PALETTE,
@@ -28,9 +29,9 @@ __all__ = ["RNSB_VARIANTS", "association_figure", "rnsb_figure", "scatter_figure
 
 #: RNSB variant → (panel title, axis label with the unit) of :func:`rnsb_figure`.
 RNSB_VARIANTS: dict[str, tuple[str, str]] = {
-    "signed": ("signed two-set RNSB", "(p̄(T₂) − p̄(T₁)) / (p̄(T₁) + p̄(T₂)), from −1 to 1"),
-    "kl": ("KL divergence from uniform", "KL(D ‖ U) in nats (0: no bias)"),
-    "kl_sets": ("KL divergence over the two sets", "KL in nats (0: no bias)"),
+    "signed": ("signed two-set RNSB", "score from −1 to 1 (0: no bias)"),
+    "kl": ("KL from uniform", "KL divergence in nats (0: no bias)"),
+    "kl_sets": ("KL over the two sets", "KL divergence in nats (0: no bias)"),
 }
 
 
@@ -146,7 +147,7 @@ def rnsb_figure(
     ...                   "score": [0.2, -0.1, 0.05]})
     >>> fig = rnsb_figure(s)
     >>> [ax.get_title() for ax in fig.axes], len(fig.axes[1].patches)
-    (['signed two-set RNSB', 'KL divergence from uniform'], 1)
+    (['signed two-set RNSB', 'KL from uniform'], 1)
     """
     require_columns(scores, ["name", "variant", "score"], "rnsb_figure")
     if scores.empty:
@@ -156,10 +157,10 @@ def rnsb_figure(
     lines = max(label.count("\n") + 1 for label in labels)
     variants = list(dict.fromkeys(scores["variant"]))
     pos = {r: i for i, r in enumerate(rows)}
-    fig, axes = new_figure(
+    fig, axes = new_figure(  # room for the labels of the first panel and 3.4 in per panel
         len(variants),
         ncols=len(variants),
-        width=3.6,
+        width=3.4 + (3.4 if lines > 1 else 1.8) / len(variants),
         height=max(0.3, 0.2 * lines + 0.1) * len(rows) + 1.4,
         sharey=True,
     )
@@ -167,10 +168,12 @@ def rnsb_figure(
         sub = scores[scores["variant"] == variant]
         ax.barh(sub["name"].map(pos), sub["score"], color=PALETTE[k % len(PALETTE)])
         ax.axvline(0, color="0.3", linewidth=0.8)
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))  # tick labels clear of the next panel
         heading, unit = RNSB_VARIANTS.get(str(variant), (str(variant), "score"))
         ax.set(title=heading, xlabel=unit)
     axes[0].set_yticks(range(len(rows)), labels, fontsize="small" if lines > 1 else None)
     axes[0].set_ylim(len(rows) - 0.5, -0.5)
+    fig.get_layout_engine().set(wspace=0.06)
     if title:
         fig.suptitle(title)
     return fig
