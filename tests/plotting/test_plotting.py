@@ -85,3 +85,18 @@ def test_bad_input_is_one_line() -> None:
     with pytest.raises(TypeError, match="DataFrame") as info:
         plotting.term_frequency_figure([1, 2])
     assert "\n" not in str(info.value)
+
+
+def test_legend_below_reads_left_to_right_in_rows_of_at_most_five() -> None:
+    from matplotlib.patches import Patch
+
+    fig, _ = plotting.new_figure(2)
+    names = [f"t{i}" for i in range(7)]
+    legend = plotting.legend_below(fig, [Patch() for _ in names], names)
+    fig.draw_without_rendering()
+    pos = {t.get_text(): t.get_window_extent() for t in legend.get_texts()}
+    rows = sorted({round(b.y0) for b in pos.values()}, reverse=True)
+    assert len(rows) == 2
+    first = [n for n in names if round(pos[n].y0) == rows[0]]
+    assert first == names[:4]  # the first row holds the first four, in order
+    assert all(pos[a].x0 < pos[b].x0 for a, b in zip(first, first[1:], strict=False))

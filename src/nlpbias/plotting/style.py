@@ -159,9 +159,19 @@ def legend_beside(ax: Axes, *, title: str | None = None, **kwargs: object) -> Le
 def legend_below(
     fig: Figure, handles: Sequence[object], labels: Sequence[str], *, title: str | None = None
 ) -> Legend:
-    """One legend for a figure of several panels, centred below them (outside every panel)."""
+    """One legend for a figure of several panels, centred below them (outside every panel).
+
+    Up to five entries stand in one row; more fill rows of equal length, read left to right.
+    """
+    n = len(labels)
+    ncols = -(-n // -(-n // 5)) if n else 1
+    order = [i for c in range(ncols) for i in range(c, n, ncols)]  # matplotlib fills columns
     return fig.legend(
-        handles, labels, loc="outside lower center", ncols=min(len(labels), 4), title=title
+        [handles[i] for i in order],
+        [labels[i] for i in order],
+        loc="outside lower center",
+        ncols=ncols,
+        title=title,
     )
 
 

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from figure_checks import assert_legend_clear, assert_no_hidden_bars, assert_texts_apart, bars
 from matplotlib.colors import to_hex
+from matplotlib.text import Text
 
 from nlpbias import plotting
 from nlpbias.studies.data import figures
@@ -125,6 +126,15 @@ def test_observed_vs_planted_labels_of_a_cluster_do_not_overlap() -> None:
     cluster = [t for t in ax.texts if t.get_text() in terms[2:]]
     by_label = [t.get_text() for t in sorted(cluster, key=lambda t: -t.get_window_extent().y0)]
     assert by_label == terms[2:]
+    right = ax.get_window_extent().x1  # "gay" at the top right is written left of its point
+    assert all(Text.get_window_extent(t).x1 <= right for t in ax.texts)
+
+
+def test_length_figure_one_hue_value_goes_to_the_title_not_a_legend() -> None:
+    lengths = pd.DataFrame({"length": [3, 5, 40, 50], "corpus": ["wiki: summaries"] * 4})
+    fig = figures.length_figure(lengths, by=None, hue="corpus", kind="ecdf", unit="tokens")
+    ax = fig.axes[0]
+    assert ax.get_legend() is None and ax.get_title() == "wiki: summaries"
 
 
 def test_length_and_toxicity_figures_keep_legends_off_the_data() -> None:

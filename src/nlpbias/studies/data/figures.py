@@ -71,6 +71,9 @@ def length_figure(
     require_columns(lengths, ["length"], "length_figure")
     check_choice(kind, "kind", ["hist", "ecdf"])
     hue = hue if hue is not None and hue in lengths.columns else None
+    only = None  # a hue with one value needs no legend: its name goes into the title
+    if hue is not None and lengths[hue].nunique() == 1 and hue != "label":
+        only, hue = str(lengths[hue].iloc[0]), None
     facets = facet_frames(lengths, by)
     fig, axes = new_figure(len(facets), width=7.4 if hue is not None else 6.4, height=3.6)
     for ax, (key, sub) in zip(axes, facets, strict=True):
@@ -103,7 +106,8 @@ def length_figure(
         xlabel = f"length in {unit}" + (" (log scale; 0 shown as 1)" if zero else "")
         if log_scale and not zero:
             xlabel += " (log scale)"
-        ax.set(title=str(key) if key is not None else "", xlabel=xlabel, ylabel=ylabel)
+        heading = " — ".join(str(k) for k in (key, only) if k is not None)
+        ax.set(title=heading, xlabel=xlabel, ylabel=ylabel)
         legend = ax.get_legend()
         if legend is not None:
             sns.move_legend(
@@ -279,19 +283,29 @@ def observed_vs_planted(
 
 
 def _label_boxes(
-    px: np.ndarray, width: np.ndarray, clusters: list[list[int]], height: float, gap: float
+    px: np.ndarray,
+    width: np.ndarray,
+    clusters: list[list[int]],
+    height: float,
+    gap: float,
+    right_edge: float = np.inf,
 ) -> dict[int, tuple[float, float, float, float]]:
     """Pixel box (left, right, bottom, top) of every label: beside its point when alone, in a
-    column right of the points (ordered as the points, top to bottom) for a cluster."""
+    column right of the points (ordered as the points, top to bottom) for a cluster; left of
+    them where the right side would cross ``right_edge`` (the axes' border)."""
     boxes = {}
     for members in clusters:
         if len(members) == 1:
             (i,) = members
             left, bottom = px[i, 0] + gap, px[i, 1] + gap / 2
+            if left + width[i] > right_edge:
+                left = px[i, 0] - gap - width[i]
             boxes[i] = (left, left + width[i], bottom, bottom + height)
             continue
         members = sorted(members, key=lambda i: -px[i, 1])
         left = px[members, 0].max() + 6 * gap
+        if left + width[members].max() > right_edge:
+            left = px[members, 0].min() - 6 * gap - width[members].max()
         top = px[members, 1].mean() + len(members) / 2 * height
         for k, i in enumerate(members):
             boxes[i] = (left, left + width[i], top - (k + 1) * height, top - k * height)
@@ -316,9 +330,10 @@ def _annotate_apart(ax: Axes, x: np.ndarray, y: np.ndarray, texts: Sequence[str]
     width = np.array([e.width for e in extents])
     height = 1.1 * max((e.height for e in extents), default=1.0)
     gap = 4 * scale
+    edge = ax.get_window_extent().x1
     clusters = [[i] for i in range(len(texts))]
     for _ in range(len(texts)):  # merge clusters whose labels overlap, until none do
-        boxes = _label_boxes(px, width, clusters, height, gap)
+        boxes = _label_boxes(px, width, clusters, height, gap, edge)
         owner = {i: c for c, members in enumerate(clusters) for i in members}
         clash = next(
             (
@@ -337,7 +352,7 @@ def _annotate_apart(ax: Axes, x: np.ndarray, y: np.ndarray, texts: Sequence[str]
         clusters = [m for c, m in enumerate(clusters) if c not in (a, b)] + [
             clusters[a] + clusters[b]
         ]
-    boxes = _label_boxes(px, width, clusters, height, gap)
+    boxes = _label_boxes(px, width, clusters, height, gap, edge)
     line = {"arrowstyle": "-", "color": "0.55", "linewidth": 0.6, "shrinkA": 1, "shrinkB": 3}
     for members in clusters:
         for i in members:
