@@ -61,10 +61,7 @@ def test_biased_cluster_figure_names_bcr_and_bir() -> None:
     ax = fig.axes[0]
     assert len(bars(ax)) == 4
     assert_no_hidden_bars(ax)
-    assert legend_texts(ax) == [
-        "BCR: share of clusters that are biased",
-        "BIR: share of rows in biased clusters",
-    ]
+    assert legend_texts(ax) == ["BCR: biased clusters", "BIR: rows in biased clusters"]
     assert_legend_clear(fig)
 
 

@@ -168,7 +168,7 @@ def rho_vs_paper_figure(
     1
     """
     _need(table, ["rho", "paper rho", hue], "rho_vs_paper_figure")
-    fig, (ax,) = new_figure(1, ncols=1, width=5.2, height=4.6)
+    fig, (ax,) = new_figure(1, ncols=1, width=6.6, height=4.6)
     both = table.dropna(subset=["rho", "paper rho"])
     for i, (name, sub) in enumerate(both.groupby(hue, sort=True)):
         ax.scatter(sub["paper rho"], sub["rho"], color=PALETTE[i], s=26, label=str(name))

@@ -21,8 +21,8 @@ COLUMN_LABELS: dict[str, str] = {
     "acc_1": "accuracy, group A1",
     "acc_2": "accuracy, group A2",
     "bias": "bias |A1 − A2| (points)",
-    "bcr_pct": "BCR: share of clusters that are biased",
-    "bir_pct": "BIR: share of rows in biased clusters",
+    "bcr_pct": "BCR: biased clusters",
+    "bir_pct": "BIR: rows in biased clusters",
     "gap_pts": "accuracy gap A1 − A2 (points)",
 }
 
