@@ -27,8 +27,10 @@ def test_length_figure_labels_hue_and_zero_lengths() -> None:
     )  # fmt: skip
     fig = figures.length_figure(lengths, by="d")
     assert len(fig.axes) == 2
-    legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]  # one, below both panels
     assert sorted(legend) == ["not toxic", "toxic"]
+    assert all(ax.get_legend() is None for ax in fig.axes)
+    assert_legend_clear(fig)
     assert "0 shown as 1" in fig.axes[0].get_xlabel()
     assert "0 shown as 1" not in fig.axes[1].get_xlabel()
     ecdf = figures.length_figure(lengths, by=None, hue=None, kind="ecdf", log_scale=False)
@@ -174,3 +176,18 @@ def test_stacked_share_bars_touch_without_hiding_and_sum_to_one() -> None:
     assert_no_hidden_bars(ax)
     assert drawn.groupby("label")["value"].sum().round(9).tolist() == [1.0, 1.0]
     assert_legend_clear(fig)
+
+
+def test_length_figure_one_colour_per_hue_value_in_every_panel() -> None:
+    lengths = pd.DataFrame(
+        {"d": ["x", "x", "y", "y", "y", "y"], "length": [3, 5, 4, 6, 40, 50],
+         "corpus": ["b", "b", "a", "a", "b", "b"]}
+    )  # fmt: skip
+    fig = figures.length_figure(lengths, by="d", hue="corpus", kind="ecdf")
+    colours = {}
+    for handle, text in zip(fig.legends[0].legend_handles, fig.legends[0].get_texts(), strict=True):
+        colours[text.get_text()] = to_hex(handle.get_color())
+    assert sorted(colours) == ["a", "b"] and colours["a"] != colours["b"]
+    for ax in fig.axes:  # each panel draws "b" in the legend's colour for "b"
+        drawn = {to_hex(line.get_color()) for line in ax.lines}
+        assert colours["b"] in drawn

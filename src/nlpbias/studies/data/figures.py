@@ -75,7 +75,16 @@ def length_figure(
     if hue is not None and lengths[hue].nunique() == 1 and hue != "label":
         only, hue = str(lengths[hue].iloc[0]), None
     facets = facet_frames(lengths, by)
-    fig, axes = new_figure(len(facets), width=7.4 if hue is not None else 6.4, height=3.6)
+    several = len(facets) > 1  # one legend below all panels, else one beside the panel
+    fig, axes = new_figure(
+        len(facets), width=7.4 if hue is not None and not several else 6.4, height=3.6
+    )
+    palette = None  # one colour per hue value across all panels
+    if hue == "label" and set(lengths[hue].unique()) <= set(LABEL_COLOURS):
+        palette = {LABEL_NAMES[k]: c for k, c in LABEL_COLOURS.items()}
+    elif hue is not None:
+        palette = dict(zip(lengths[hue].unique(), PALETTE * 3, strict=False))
+    legend_entries: dict[str, object] = {}
     for ax, (key, sub) in zip(axes, facets, strict=True):
         if sub.empty:
             mark_empty(ax, "texts")
@@ -84,12 +93,8 @@ def length_figure(
         zero = log_scale and bool((sub["length"] <= 0).any())
         if zero:
             sub["length"] = sub["length"].clip(lower=1)
-        palette = None
         if hue == "label" and set(sub[hue].unique()) <= set(LABEL_COLOURS):
             sub[hue] = sub[hue].map(LABEL_NAMES)
-            palette = {LABEL_NAMES[k]: c for k, c in LABEL_COLOURS.items()}
-        elif hue is not None:
-            palette = dict(zip(sub[hue].unique(), PALETTE * 3, strict=False))
         common = {"data": sub, "x": "length", "hue": hue, "ax": ax, "palette": palette}
         if kind == "hist":
             sns.histplot(
@@ -109,10 +114,16 @@ def length_figure(
         heading = " — ".join(str(k) for k in (key, only) if k is not None)
         ax.set(title=heading, xlabel=xlabel, ylabel=ylabel)
         legend = ax.get_legend()
-        if legend is not None:
+        if legend is not None and not several:
             sns.move_legend(
                 ax, "upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, title=None
             )
+        elif legend is not None:
+            for handle, text in zip(legend.legend_handles, legend.get_texts(), strict=True):
+                legend_entries.setdefault(text.get_text(), handle)
+            legend.remove()
+    if legend_entries:
+        legend_below(fig, list(legend_entries.values()), list(legend_entries))
     return fig
 
 
