@@ -100,3 +100,10 @@ def test_legend_below_reads_left_to_right_in_rows_of_at_most_five() -> None:
     first = [n for n in names if round(pos[n].y0) == rows[0]]
     assert first == names[:4]  # the first row holds the first four, in order
     assert all(pos[a].x0 < pos[b].x0 for a, b in zip(first, first[1:], strict=False))
+
+
+def test_new_figure_rows_of_panels_are_at_most_ten_inches_wide() -> None:
+    fig, _ = plotting.new_figure(3, ncols=3, width=4.4, height=3.0)
+    assert tuple(fig.get_size_inches()) == pytest.approx((10.0, 3.0))
+    fig, _ = plotting.new_figure(1, width=8.0, height=2.0)
+    assert tuple(fig.get_size_inches()) == pytest.approx((8.0, 2.0))

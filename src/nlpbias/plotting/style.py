@@ -48,6 +48,9 @@ PALETTE: list[str] = [
     "#000000",  # black
 ]
 
+#: Widest row of panels, in inches (see :func:`new_figure`).
+MAX_WIDTH = 10.0
+
 #: Colour of each toxicity label, used by every chapter.
 LABEL_COLOURS: dict[object, str] = {False: PALETTE[0], True: PALETTE[1]}
 #: Legend name of each toxicity label.
@@ -90,6 +93,10 @@ def new_figure(
 ) -> tuple[Figure, list[Axes]]:
     """A figure with ``n`` panels, ``ncols`` per row (each ``width`` x ``height`` inches).
 
+    A row of panels is at most :data:`MAX_WIDTH` inches wide: wider panels are narrowed to fit,
+    so that a figure shown at the book's column width keeps its text readable (a 13-inch
+    figure is shrunk to about half size on the page, its 11-point labels to 6 points).
+
     Returns
     -------
     (Figure, list of Axes)
@@ -105,6 +112,7 @@ def new_figure(
         raise ValueError(f"a figure needs at least one panel, got n={n}")
     ncols = max(1, min(ncols, n))
     nrows = -(-n // ncols)
+    width = min(width, MAX_WIDTH / ncols)
     fig = Figure(figsize=(width * ncols, height * nrows), layout="constrained")
     grid = fig.subplots(nrows, ncols, sharex=sharex, sharey=sharey, squeeze=False).ravel()
     for ax in grid[n:]:

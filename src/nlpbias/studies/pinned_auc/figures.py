@@ -107,8 +107,12 @@ def seed_dots_figure(
     require_columns(df, [y, *metrics], "seed_dots_figure")
     rows = list(dict.fromkeys(df[y]))
     pos = {r: i for i, r in enumerate(rows)}
-    fig, axes = new_figure(
-        len(metrics), ncols=len(metrics), width=4.0, height=0.5 * len(rows) + 2.0, sharey=True
+    fig, axes = new_figure(  # one panel: room for the row labels beside it
+        len(metrics),
+        ncols=len(metrics),
+        width=4.0 if len(metrics) > 1 else 6.4,
+        height=0.5 * len(rows) + 2.0,
+        sharey=True,
     )
     jitter = np.linspace(-0.15, 0.15, num=max(df.groupby(y).size().max(), 1))
     for ax, metric in zip(axes, metrics, strict=True):
