@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from figure_checks import assert_legend_clear, assert_no_hidden_bars, bars, legend_texts
+from figure_checks import (
+    assert_legend_clear,
+    assert_no_hidden_bars,
+    assert_panel_texts_apart,
+    bars,
+    legend_texts,
+)
 
 from nlpbias import plotting
 
@@ -121,6 +127,7 @@ def test_paired_barh_bars_equal_the_columns_and_the_legend_is_below() -> None:
         assert ax.get_legend() is None
     assert legend_texts(fig.axes[0]) == ["P", "Q"]
     assert_legend_clear(fig)
+    assert_panel_texts_apart(fig)
 
 
 def test_barh_names_each_part_of_a_joined_row_label() -> None:

@@ -102,8 +102,8 @@ def test_legend_below_reads_left_to_right_in_rows_of_at_most_five() -> None:
     assert all(pos[a].x0 < pos[b].x0 for a, b in zip(first, first[1:], strict=False))
 
 
-def test_new_figure_rows_of_panels_are_at_most_ten_inches_wide() -> None:
+def test_new_figure_rows_of_panels_are_at_most_max_width_wide() -> None:
     fig, _ = plotting.new_figure(3, ncols=3, width=4.4, height=3.0)
-    assert tuple(fig.get_size_inches()) == pytest.approx((10.0, 3.0))
+    assert tuple(fig.get_size_inches()) == pytest.approx((8.5, 3.0))
     fig, _ = plotting.new_figure(1, width=8.0, height=2.0)
     assert tuple(fig.get_size_inches()) == pytest.approx((8.0, 2.0))

@@ -203,7 +203,7 @@ def null_figure(
     missing = sorted(set(nulls) - set(observed))
     if missing:
         raise KeyError(f"no observed value for {missing}; pass observed={{name: value}}")
-    fig, axes = new_figure(len(nulls), ncols=min(len(nulls), 3), width=4.5, height=3.2)
+    fig, axes = new_figure(len(nulls), ncols=min(len(nulls), 2), width=4.5, height=3.2)
     for ax, (name, values) in zip(axes, nulls.items(), strict=True):
         values = np.asarray(values, dtype=float)
         ax.hist(values, bins=bins, color="#999999")

@@ -49,7 +49,7 @@ PALETTE: list[str] = [
 ]
 
 #: Widest row of panels, in inches (see :func:`new_figure`).
-MAX_WIDTH = 10.0
+MAX_WIDTH = 8.5
 
 #: Colour of each toxicity label, used by every chapter.
 LABEL_COLOURS: dict[object, str] = {False: PALETTE[0], True: PALETTE[1]}
@@ -94,8 +94,9 @@ def new_figure(
     """A figure with ``n`` panels, ``ncols`` per row (each ``width`` x ``height`` inches).
 
     A row of panels is at most :data:`MAX_WIDTH` inches wide: wider panels are narrowed to fit,
-    so that a figure shown at the book's column width keeps its text readable (a 13-inch
-    figure is shrunk to about half size on the page, its 11-point labels to 6 points).
+    so that a figure shown at the book's column width (about 690 pixels, 7 inches at the
+    figures' 100 dpi) keeps its text readable: a 13-inch figure was shrunk to about half size
+    on the page, its 11-point labels to 6 points; at 8.5 inches they stay at 9.
 
     Returns
     -------

@@ -7,7 +7,13 @@ import io
 import numpy as np
 import pandas as pd
 import pytest
-from figure_checks import assert_legend_clear, assert_no_hidden_bars, assert_texts_apart, bars
+from figure_checks import (
+    assert_legend_clear,
+    assert_no_hidden_bars,
+    assert_panel_texts_apart,
+    assert_texts_apart,
+    bars,
+)
 from matplotlib.colors import to_hex
 from matplotlib.text import Text
 
@@ -159,6 +165,7 @@ def test_length_and_toxicity_figures_keep_legends_off_the_data() -> None:
     assert [t.get_text() for t in fig.legends[0].get_texts()] == ["all texts", "gay"]
     assert all(ax.get_legend() is None for ax in fig.axes)
     assert_legend_clear(fig)
+    assert_panel_texts_apart(fig)
 
 
 def test_stacked_share_bars_touch_without_hiding_and_sum_to_one() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from figure_checks import assert_legend_clear, bars, legend_texts
+from figure_checks import assert_legend_clear, assert_panel_texts_apart, bars, legend_texts
 from matplotlib.collections import PathCollection
 from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure
@@ -211,6 +211,9 @@ def test_figures_name_word_sets_by_their_titles() -> None:
     tables = {"caliskan_weat7": pd.DataFrame({"delta_b": [0.1, -0.2, 0.0]})}
     title = delta_b_histogram(tables).axes[0].get_title()
     assert title.startswith("WEAT 7: math vs arts") and "caliskan" not in title
+    three = {n: pd.DataFrame({"delta_b": np.linspace(-0.25, 0.2, 50) ** 3})
+             for n in ["science_arts", "caliskan_weat7", "caliskan_weat8"]}  # fmt: skip
+    assert_panel_texts_apart(delta_b_histogram(three))
     fmt = delta_b_histogram(tables).axes[0].yaxis.get_major_formatter()
     assert [fmt(v, 0) for v in (1, 100)] == ["1", "100"]
     ax = cumulative_share_figure(tables, REPORTED).axes[0]

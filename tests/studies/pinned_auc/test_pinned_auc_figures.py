@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from figure_checks import assert_legend_clear, legend_texts
+from figure_checks import assert_legend_clear, assert_panel_texts_apart, legend_texts
 
 from nlpbias.studies.pinned_auc import figures as plotting
 
@@ -61,6 +61,10 @@ def test_per_term_figure_every_dot_at_its_term_readable_axes_and_legend_below() 
     assert sorted(fig.axes[0].get_ylim()) == [-0.5, 9.5]
     assert legend_texts(fig.axes[0]) == ["baseline", "random control", "bias mitigated", "overall"]
     assert_legend_clear(fig)
+    three = plotting.per_term_figure(
+        df.assign(fnr=df["fpr"] / 10), metrics=["fpr", "fnr", "pinned_auc"]
+    )  # three narrow panels, as in the chapter
+    assert_panel_texts_apart(three)
 
 
 def test_seed_dots_figure_legend_below_covers_no_mark() -> None:
@@ -72,6 +76,11 @@ def test_seed_dots_figure_legend_below_covers_no_mark() -> None:
     assert fig.axes[0].get_legend() is None
     assert legend_texts(fig.axes[0]) == ["one model", "paper", "mean (95 % CI)"]
     assert_legend_clear(fig)
+    three = plotting.seed_dots_figure(
+        df.assign(FPED=[1.6, 2.1, 7.5, 0.3], FNED=[0.0, 0.7, 3.6, 0.1]),
+        metrics=["FPED", "FNED", "PAED"],
+    )
+    assert_panel_texts_apart(three)
 
 
 def test_metric_labels_name_every_metric_of_the_chapter_figures() -> None:

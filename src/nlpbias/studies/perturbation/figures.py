@@ -114,7 +114,7 @@ def delta_b_histogram(
     tables: Mapping[str, pd.DataFrame],
     *,
     bins: int = 40,
-    ncols: int = 3,
+    ncols: int = 2,
     names: Names = wordset_label,
 ) -> Figure:
     """Histogram of the differential bias ΔB per word set, of the documents with ΔB ≠ 0.
@@ -129,7 +129,7 @@ def delta_b_histogram(
         :func:`nlpbias.studies.perturbation.study.score_documents`: word set → table with a
         ``delta_b`` column.
     bins : int, default 40
-    ncols : int, default 3
+    ncols : int, default 2
         Panels per row.
     names : mapping or function, default :func:`nlpbias.plotting.labels.wordset_label`
         Display label of each word set in the panel titles.

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.ticker import MaxNLocator
 
 from nlpbias.plotting import PALETTE, legend_below, new_figure, relabel, require_columns
 from nlpbias.studies.pinned_auc.labels import METRIC_LABELS
@@ -60,6 +61,7 @@ def per_term_figure(
         if reference and metric in reference:
             ax.axvline(reference[metric], color="grey", linestyle="--", linewidth=1)
         ax.set_yticks(range(len(terms)), terms, fontsize="small")
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))  # narrow panels: few, legible ticks
         ax.set(xlabel=relabel(metric, {**METRIC_LABELS, **(labels or {})}))
     axes[0].set_ylim(len(terms) - 0.5, -0.5)
     handles, texts = axes[0].get_legend_handles_labels()
@@ -143,6 +145,7 @@ def seed_dots_figure(
                 label="paper",
             )
         ax.set_yticks(range(len(rows)), rows)
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
         ax.set(xlabel=relabel(metric, {**METRIC_LABELS, **(labels or {})}))
     axes[0].set_ylim(len(rows) - 0.5, -0.5)
     legend_below(fig, *axes[0].get_legend_handles_labels())
