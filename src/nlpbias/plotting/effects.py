@@ -70,7 +70,9 @@ def effect_size_figure(
     step = 0.7 / max(len(levels), 1)
     lines = max(label.count("\n") + 1 for label in labels)
     per_row = max(0.45 * max(1, len(levels) ** 0.5), 0.2 * lines + 0.1)
-    fig, (ax,) = new_figure(1, ncols=1, width=7.5, height=per_row * len(rows) + 1.5)
+    fig, (ax,) = new_figure(  # wider for labels of several lines, so the data keep room
+        1, ncols=1, width=7.5 if lines == 1 else 8.5, height=per_row * len(rows) + 1.5
+    )
     pos = {r: i for i, r in enumerate(rows)}
     for k, level in enumerate(levels):
         sub = df if level is None else df[df[hue] == level]
