@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 from pathlib import Path
 
@@ -254,3 +255,21 @@ def test_a_second_run_of_a_running_chapter_is_refused(project: Path, one_line) -
         "wait for it to end, or delete the lock file if that process is gone"
     )
     assert not (out / "a.ipynb").exists()
+
+
+# ----------------------------------------------------------- what a run prints, and the kernel
+
+
+def test_run_many_reports_a_line_as_each_chapter_starts_and_ends(project: Path, capfd) -> None:
+    lines: list[str] = []
+    runner.run_many("all", "smoke", root=project, report=lines.append)
+    assert len(lines) == 6
+    assert lines[0] == "[1/3] alpha (smoke): started at 0:00; no smoke run yet"
+    assert re.fullmatch(r"\[1/3\] alpha \(smoke\): ok in \d+\.\d s, at \d:\d\d; no smoke run yet",
+                        lines[1])  # fmt: skip
+    assert lines[2].startswith("[2/3] beta (smoke): started at ")
+    lines.clear()
+    runner.run_many("alpha", "smoke", root=project, report=lines.append)
+    assert re.fullmatch(r"\[1/1\] alpha \(smoke\): started at 0:00; last smoke run \d+\.\d s",
+                        lines[0])  # fmt: skip
+    assert "Kernel is running over TCP without encryption" not in capfd.readouterr().err

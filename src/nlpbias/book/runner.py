@@ -31,7 +31,7 @@ import platform
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
@@ -40,6 +40,7 @@ from typing import Any
 
 import yaml
 
+from nlpbias.book import runlog
 from nlpbias.book.parameters import check_value, parameter_specs, yaml_text
 from nlpbias.book.runlock import LockError, chapter_lock
 from nlpbias.core.cache import LOG_ENV
@@ -357,6 +358,8 @@ def _execute(
     import nbformat
     import papermill
 
+    from nlpbias.book.kernel import QuietKernelManager
+
     running = output.with_suffix(".running.ipynb")
     failed = output.with_suffix(".failed.ipynb")
     running.unlink(missing_ok=True)
@@ -375,6 +378,7 @@ def _execute(
                 kernel_name=KERNEL,
                 cwd=str(template.parent),
                 progress_bar=progress,
+                kernel_manager_class=QuietKernelManager,
             )
     except Exception as exc:  # papermill raises many kinds; all end the run the same way
         error = _failure_message(exc, template, failed if running.is_file() else None)
@@ -421,11 +425,19 @@ def run_many(
     root: str | Path | None = None,
     output_dir: str | Path | None = None,
     progress: bool = False,
+    report: Callable[[str], None] | None = None,
 ) -> list[RunRecord]:
     """Run one study, or every study in book order when ``study == "all"``.
 
     With ``all``, an override applies only to the notebooks that define it. Every notebook's
     parameters are checked (names and types) before the first one runs.
+
+    Parameters
+    ----------
+    report : callable, optional
+        Called with one line as each chapter starts and ends (name, profile, elapsed time and
+        the time its last run on this profile took, from ``runs.jsonl``; see
+        :mod:`nlpbias.book.runlog`); e.g. ``print``.
     """
     root = project_root(root)
     names = [study] if study != "all" else studies(root)
@@ -444,5 +456,10 @@ def run_many(
             own = set(notebook_parameters(notebook_path(root, name)))
             mine = {k: v for k, v in overrides.items() if k in own}
         resolved[name] = resolve_parameters(root, name, profile, mine)
-    kw = {"root": root, "output_dir": output_dir, "progress": progress}
-    return [run(name, profile, parameters=resolved[name], **kw) for name in names]
+    lines = runlog.ChapterLines(names, profile, root / RUNS_LOG, report)
+    records = []
+    for name in names:
+        with lines.chapter(name):
+            kw = {"root": root, "output_dir": output_dir, "progress": progress}
+            records.append(run(name, profile, parameters=resolved[name], **kw))
+    return records
