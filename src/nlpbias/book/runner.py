@@ -6,13 +6,13 @@ profile injects into it. :func:`run` checks every parameter against the notebook
 notebook into the build tree (the template is never written), and records what ran (profile,
 parameters, package versions, git commit, duration, and which cached steps were hits) in the
 executed notebook's metadata and in ``_build/runs.jsonl``.
+The cached steps come from the cache's run log: the kernel inherits ``$NLPBIAS_CACHE_LOG``
+naming a fresh file, to which every cached call appends a line (:mod:`nlpbias.core.cache`).
 
 A run writes ``<chapter>.ipynb`` only when it succeeds: it executes into
 ``<chapter>.running.ipynb``, moved into place at the end; a failed run is kept as
 ``<chapter>.failed.ipynb`` and the last good notebook stays. ``<chapter>.lock``
 (:mod:`nlpbias.book.runlock`) refuses a second run of a chapter while one runs.
-The cached steps come from the cache's run log: the kernel inherits ``$NLPBIAS_CACHE_LOG``
-naming a fresh file, to which every cached call appends a line (:mod:`nlpbias.core.cache`).
 
 Examples
 --------
