@@ -14,7 +14,8 @@ def test_durations_and_clocks_read_as_words() -> None:
     assert [runlog.duration(s) for s in (0.04, 5.84, 59.9, 94, 3599, 3725)] == [
         "0.0 s", "5.8 s", "59.9 s", "1 min 34 s", "59 min 59 s", "1 h 02 min"
     ]  # fmt: skip
-    assert [runlog.clock(s) for s in (0, 5.9, 754, 3723)] == ["0:00", "0:05", "12:34", "1:02:03"]
+    assert [runlog.clock(s) for s in (0, 5.9, 754, 3723)] == ["0:00", "0:06", "12:34", "1:02:03"]
+    assert runlog.clock(508.6) == "8:29" and runlog.duration(508.6) == "8 min 29 s"  # agree
 
 
 def test_start_and_end_lines() -> None:

@@ -10,7 +10,7 @@ Examples
 >>> start_line("data", "demo", 1, 7, elapsed=0.0, last=6.1, left=420.0)
 '[1/7] data (demo): started at 0:00; last demo run 6.1 s; about 7 min 0 s for all that is left'
 >>> end_line("data", "demo", 1, 7, status="ok", seconds=5.8, elapsed=5.8, last=6.1)
-'[1/7] data (demo): ok in 5.8 s, at 0:05; last demo run 6.1 s'
+'[1/7] data (demo): ok in 5.8 s, at 0:06; last demo run 6.1 s'
 """
 
 from __future__ import annotations
@@ -51,8 +51,9 @@ def duration(seconds: float) -> str:
 
 
 def clock(seconds: float) -> str:
-    """Elapsed time as a clock: ``0:05``, ``12:34``, ``1:02:03``."""
-    secs = int(seconds)
+    """Elapsed time as a clock, to the nearest second (as :func:`duration`): ``0:06``, ``12:34``,
+    ``1:02:03``."""
+    secs = int(round(seconds))
     hours, rest = divmod(secs, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
