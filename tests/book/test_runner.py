@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import socket
 from pathlib import Path
 
 import nbformat
@@ -170,3 +173,103 @@ def test_read_cache_log_counts_hits_and_skips_broken_lines(tmp_path) -> None:
     assert (summary["hits"], summary["misses"]) == (2, 1)
     assert summary["steps"] == lines
     assert runner.read_cache_log(tmp_path / "none.jsonl") == {"hits": 0, "misses": 0, "steps": []}
+
+
+# ------------------------------------------------------------ parameter types, before any run
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"n": "abc"}, "parameter 'n' of study 'alpha' (a.ipynb) must be an integer (like its "
+         "default 3), got 'abc' (a string), from -p n=abc; write it like -p n=3"),
+        ({"n": 2.0}, "must be an integer (like its default 3), got 2.0 (a number), from -p n=2.0"),
+        ({"n": True}, "must be an integer (like its default 3), got True (true or false)"),
+        ({"scale": [1]}, "parameter 'scale' of study 'alpha' (a.ipynb) must be a number (like its "
+         "default 1.0), got [1] (a list), from -p scale=[1]; write it like -p scale=1.0"),
+        ({"n": None}, "must be an integer (like its default 3), got None (null), from -p n=null"),
+    ],
+)  # fmt: skip
+def test_a_value_of_the_wrong_type_fails_before_running(
+    project: Path, overrides: dict, message: str, one_line
+) -> None:
+    with pytest.raises(runner.RunnerError) as err:
+        runner.run("alpha", "smoke", overrides=overrides, root=project)
+    assert message in one_line(err)
+    assert not (project / "_build" / "notebooks").exists()
+
+
+def test_an_int_is_a_number_and_the_profile_values_are_checked_too(project: Path) -> None:
+    assert runner.resolve_parameters(project, "alpha", "smoke", {"scale": 2}) == {
+        "n": 4,
+        "scale": 2,
+    }
+    config = yaml.safe_load((project / "notebooks" / "profiles.yml").read_text())
+    config["profiles"]["smoke"]["alpha"]["n"] = "four"
+    (project / "notebooks" / "profiles.yml").write_text(yaml.safe_dump(config))
+    with pytest.raises(runner.RunnerError) as err:
+        runner.resolve_parameters(project, "alpha", "smoke")
+    assert str(err.value) == (
+        "parameter 'n' of study 'alpha' (a.ipynb) must be an integer (like its default 3), got "
+        "'four' (a string), from notebooks/profiles.yml, profile 'smoke'; fix it in "
+        "notebooks/profiles.yml"
+    )
+
+
+def test_run_all_checks_every_notebook_before_the_first_runs(project: Path) -> None:
+    with pytest.raises(runner.RunnerError, match="parameter 'fail' of study 'beta'"):
+        runner.run_many("all", "demo", overrides={"fail": "yes"}, root=project)
+    assert not (project / "_build" / "notebooks").exists()  # alpha did not run either
+
+
+# --------------------------------------------------- a failed run never replaces a good one
+
+
+def test_a_failed_run_is_kept_aside_and_the_good_one_stays(project: Path, one_line) -> None:
+    out = project / "_build" / "notebooks"
+    good = runner.run("beta", "demo", root=project)
+    assert good.status == "ok" and Path(good.output) == (out / "b.ipynb").resolve()
+    with pytest.raises(runner.RunnerError) as err:
+        runner.run("beta", "demo", overrides={"fail": True}, root=project)
+    msg = one_line(err)
+    assert f"(see {(out / 'b.failed.ipynb').resolve()})" in msg
+    assert msg.endswith(f"; the last good run is still {(out / 'b.ipynb').resolve()}")
+    assert nbformat.read(out / "b.ipynb", as_version=4).metadata["nlpbias"]["status"] == "ok"
+    failed = nbformat.read(out / "b.failed.ipynb", as_version=4).metadata["nlpbias"]
+    assert failed["status"] == "failed" and failed["output"].endswith("b.failed.ipynb")
+    runner.run("beta", "demo", root=project)  # fixed: the failed copy is gone
+    assert sorted(p.name for p in out.iterdir()) == ["b.ipynb"]  # no lock or temporary file
+
+
+def test_a_second_run_of_a_running_chapter_is_refused(project: Path, one_line) -> None:
+    out = project / "_build" / "notebooks"
+    out.mkdir(parents=True)
+    holder = {"pid": os.getpid(), "host": socket.gethostname(), "profile": "paper",
+              "started": "2026-01-01T10:00:00"}  # fmt: skip
+    (out / "a.lock").write_text(json.dumps(holder))
+    with pytest.raises(runner.RunnerError) as err:
+        runner.run("alpha", "smoke", root=project)
+    assert one_line(err) == (
+        f"study 'alpha' is already running into {out.resolve()}: process {os.getpid()} "
+        f"(profile paper, started 2026-01-01T10:00:00) holds {(out / 'a.lock').resolve()}; "
+        "wait for it to end, or delete the lock file if that process is gone"
+    )
+    assert not (out / "a.ipynb").exists()
+
+
+# ----------------------------------------------------------- what a run prints, and the kernel
+
+
+def test_run_many_reports_a_line_as_each_chapter_starts_and_ends(project: Path, capfd) -> None:
+    lines: list[str] = []
+    runner.run_many("all", "smoke", root=project, report=lines.append)
+    assert len(lines) == 6
+    assert lines[0] == "[1/3] alpha (smoke): started at 0:00; no smoke run yet"
+    assert re.fullmatch(r"\[1/3\] alpha \(smoke\): ok in \d+\.\d s, at \d:\d\d; no smoke run yet",
+                        lines[1])  # fmt: skip
+    assert lines[2].startswith("[2/3] beta (smoke): started at ")
+    lines.clear()
+    runner.run_many("alpha", "smoke", root=project, report=lines.append)
+    assert re.fullmatch(r"\[1/1\] alpha \(smoke\): started at 0:00; last smoke run \d+\.\d s",
+                        lines[0])  # fmt: skip
+    assert "Kernel is running over TCP without encryption" not in capfd.readouterr().err

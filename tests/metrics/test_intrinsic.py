@@ -391,9 +391,9 @@ def test_association_bad_arrays(W, A1, A2, needle, one_line):
 
 
 def test_undefined_effect_size_raises(one_line):
-    T = [[1.0, 0.0], [2.0, 0.0]]  # all four target words have the same direction: s all equal
+    T1, T2 = [[1.0, 0.0], [2.0, 0.0]], [[3.0, 0.0], [4.0, 0.0]]  # one direction: s all equal
     with pytest.raises(ValueError) as err:
-        weat_effect_size(T, T, [[1.0, 1.0]], [[0.0, 1.0]])
+        weat_effect_size(T1, T2, [[1.0, 1.0]], [[0.0, 1.0]])
     assert "undefined" in one_line(err)
     emb = {"p": [1.0, 0.0], "q": [2.0, 0.0], "r": [3.0, 0.0], "s": [4.0, 0.0], "a": [1.0, 1.0]}
     q = Query((["p", "q"], ["r", "s"]), (["a"], ["p"]))
@@ -431,10 +431,18 @@ def test_weat_by_embedding_excludes_uncovered_queries_per_embedding() -> None:
     assert res["embedding"].tolist() == ["full"] and res.columns[0] == "embedding"
     assert exc[["embedding", "query"]].values.tolist() == [["partial", "q"]]
     assert "'b'" in exc.loc[0, "reason"] or "b)" in exc.loc[0, "reason"]
+    # max_missing=0.5 admits the lost word, but one word per target set is left: excluded too
     res2, exc2 = weat_by_embedding(
         [q], {"partial": partial}, max_missing=0.5, n_bootstrap=0, progress=False
     )
-    assert res2["query"].tolist() == ["q"] and exc2.empty
+    assert res2.empty and "at least two words in each target set" in exc2.loc[0, "reason"]
+    partial |= {"e": [0.8, 0.2], "f": [0.2, 0.9]}
+    big = Query((["a", "b", "e"], ["c", "d", "f"]), (["x"], ["y"]), name="big")
+    res3, exc3 = weat_by_embedding(
+        [big], {"partial": partial}, max_missing=0.5, n_bootstrap=0, progress=False
+    )
+    assert res3["query"].tolist() == ["big"] and exc3.empty
+    assert res3.loc[0, ["n_target_1", "n_target_2"]].tolist() == [2, 2]
     with pytest.raises(ValueError, match="embeddings is empty"):
         weat_by_embedding([q], {})
 
@@ -450,3 +458,71 @@ def test_coverage_table_reports_the_worst_set_and_the_missing_words() -> None:
     assert row["missing"] == "b, X"
     lowered = coverage_table([q], {"toy": emb}, lowercase=True).iloc[0]
     assert lowered["found"] == 6 and lowered["missing"] == "b"
+
+
+# ------------------------------------------------------------ inputs WEAT refuses, in one line
+
+
+def test_one_word_per_target_set_is_refused_not_d_1414(one_line) -> None:
+    with pytest.raises(ValueError) as err:
+        weat_effect_size([[1.0, 0.0]], [[0.0, 1.0]], [[1.0, 0.2]], [[0.2, 1.0]])
+    assert one_line(err) == (
+        "WEAT needs at least two words in each target set, got T1: 1, T2: 1 (with one word a "
+        "set, the effect size is ±1.414 whatever the vectors); add target words"
+    )
+    emb = {"rose": [1, 0.1], "ant": [0.1, 1], "love": [1, 0], "hate": [0, 1]}
+    q = Query((["rose"], ["ant"]), (["love"], ["hate"]), name="tiny")
+    with pytest.raises(ValueError) as err:
+        weat(q, emb)
+    assert one_line(err).startswith(
+        "query 'tiny': WEAT needs at least two words in each target set, got 'T1': 1 (rose), "
+        "'T2': 1 (ant)"
+    )
+
+
+def test_target_set_left_with_one_word_after_oov_names_the_dropped_words(one_line) -> None:
+    emb = {"rose": [1, 0.1], "ant": [0.1, 1], "wasp": [0, 0.8], "love": [1, 0], "hate": [0, 1]}
+    q = Query((["rose", "tulip"], ["ant", "wasp"]), (["love"], ["hate"]), name="flowers")
+    with pytest.raises(OutOfVocabularyError) as err:
+        weat(q, emb, max_missing=0.5, random_state=0)
+    msg = one_line(err)
+    assert msg.startswith(
+        "query 'flowers': WEAT needs at least two words in each target set after dropping "
+        "out-of-vocabulary words"
+    )
+    assert "(dropped T1: tulip; T2: " in msg and msg.endswith("or use another embedding")
+
+
+def test_a_word_in_both_target_or_both_attribute_sets_is_refused(one_line) -> None:
+    with pytest.raises(ValueError) as err:
+        Query((["rose", "ant"], ["ant", "wasp"]), (["love"], ["hate"]))
+    assert one_line(err) == (
+        "target sets 'T1' and 'T2' both list 'ant': a word can be in only one target set; "
+        "remove it from one of them"
+    )
+    with pytest.raises(ValueError) as err:
+        Query({"m": ["he"], "f": ["she"]}, {"good": ["joy", "war"], "bad": ["war", "joy"]})
+    assert one_line(err).startswith("attribute sets 'good' and 'bad' both list 'joy', 'war':")
+
+
+def test_the_same_vector_in_both_sets_is_refused_by_the_vector_functions(one_line) -> None:
+    T1, T2 = [[1.0, 0.0], [1.0, 0.2]], [[0.0, 1.0], [1.0, 0.2]]
+    with pytest.raises(ValueError) as err:
+        weat_effect_size(T1, T2, [[1.0, 0.0]], [[0.0, 1.0]])
+    assert one_line(err) == (
+        "T1 and T2 share a vector (T1 row 1 = T2 row 1): the same word cannot be in both sets "
+        "of a comparison; remove it from one of them"
+    )
+    with pytest.raises(ValueError, match="^A1 and A2 share a vector"):
+        weat_statistic(T1, [[0.0, 1.0], [0.3, 1.0]], [[1.0, 0.0]], [[1.0, 0.0]])
+    with pytest.raises(ValueError, match="^A1 and A2 share a vector"):
+        association([[1.0, 0.0]], [[0.5, 0.5]], [[0.5, 0.5]])
+
+
+def test_lowercase_lookup_that_maps_two_words_to_one_vector_names_them(one_line) -> None:
+    emb = {"he": [1, 0.1], "him": [0.9, 0], "she": [0.1, 1], "her": [0, 0.8]}
+    emb |= {"love": [1, 0], "hate": [0, 1]}
+    q = Query((["He", "him"], ["she", "he"]), (["love"], ["hate"]), name="case")
+    with pytest.raises(ValueError) as err:
+        weat(q, emb, lowercase=True)
+    assert one_line(err).startswith("query 'case': T1 and T2 both list 'He/he':")

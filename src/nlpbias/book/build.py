@@ -13,9 +13,11 @@ import logging
 import shutil
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
-from nlpbias.book import runner
+from nlpbias.book import runlog, runner
 
 log = logging.getLogger(__name__)
 MATHJAX = Path("book") / "_static" / "mathjax" / "tex-mml-chtml.js"
@@ -82,6 +84,7 @@ def build(
     profile: str | None = "demo",
     strict: bool = False,
     progress: bool = False,
+    report: Callable[[str], None] | None = None,
 ) -> Path:
     """Run every notebook on ``profile`` (skip with ``profile=None``) and build the HTML book.
 
@@ -93,6 +96,11 @@ def build(
         Profile to execute the notebooks with; ``None`` reuses ``_build/notebooks`` as they are.
     strict : bool
         Turn Sphinx warnings into errors (``-W -n --keep-going``), as the tests do.
+    progress : bool
+        Show papermill's per-cell progress bars.
+    report : callable, optional
+        Receives one line as each chapter starts and ends (see :func:`runner.run_many`) and
+        as the HTML build starts and ends; e.g. ``print``.
 
     Returns
     -------
@@ -100,14 +108,20 @@ def build(
         ``<root>/_build/html/index.html``.
     """
     root = runner.project_root(root)
+    say = report or (lambda line: None)
     if profile is not None:
-        runner.run_many("all", profile, root=root, progress=progress)
+        runner.run_many("all", profile, root=root, progress=progress, report=report)
     src = assemble(root)
     cmd = [*_jupyter_book(), "build", str(src), "--path-output", str(root), "--all"]
     if strict:
         cmd += ["-W", "-n", "--keep-going"]
     log.info("building the book: %s", " ".join(cmd))
+    say(f"[html] building the HTML from {runner.EXECUTED_DIR} (jupyter-book)")
+    t0 = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True)
+    took = runlog.duration(time.perf_counter() - t0)
+    done = "done" if proc.returncode == 0 else "FAILED"
+    say(f"[html] {done} in {took}; log in _build/book-build.log")
     output = proc.stdout + proc.stderr
     (root / runner.BUILD_DIR / "book-build.log").write_text(output)
     warnings = [ln for ln in output.splitlines() if "WARNING" in ln or "ERROR" in ln]

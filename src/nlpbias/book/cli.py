@@ -60,6 +60,11 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _say(line: str) -> None:
+    """A progress line on stderr, shown at once (stdout keeps the results)."""
+    print(line, file=sys.stderr, flush=True)
+
+
 def _cmd_run(args: argparse.Namespace) -> None:
     overrides = dict(runner.parse_override(p) for p in args.param)
     records = runner.run_many(
@@ -69,6 +74,7 @@ def _cmd_run(args: argparse.Namespace) -> None:
         root=args.root,
         output_dir=args.output_dir,
         progress=sys.stderr.isatty(),
+        report=_say,
     )
     for rec in records:
         print(f"{rec.study}: {rec.status} in {rec.duration_s:.1f} s -> {rec.output}")
@@ -82,6 +88,7 @@ def _cmd_book(args: argparse.Namespace) -> None:
         profile=None if args.no_run else args.profile,
         strict=args.strict,
         progress=sys.stderr.isatty(),
+        report=_say,
     )
     print(f"book written to {index}")
 

@@ -2,11 +2,17 @@
 
 ``notebooks/profiles.yml`` says which notebook belongs to which study and which parameters each
 profile injects into it. :func:`run` checks every parameter against the notebook's own
-``parameters`` cell, executes a copy of the notebook into the build tree (the template is never
-written), and records what ran (profile, parameters, package versions, git commit, duration, and
-which cached steps were hits) in the executed notebook's metadata and in ``_build/runs.jsonl``.
+``parameters`` cell (names and types, :mod:`nlpbias.book.parameters`), executes a copy of the
+notebook into the build tree (the template is never written), and records what ran (profile,
+parameters, package versions, git commit, duration, and which cached steps were hits) in the
+executed notebook's metadata and in ``_build/runs.jsonl``.
 The cached steps come from the cache's run log: the kernel inherits ``$NLPBIAS_CACHE_LOG``
 naming a fresh file, to which every cached call appends a line (:mod:`nlpbias.core.cache`).
+
+A run writes ``<chapter>.ipynb`` only when it succeeds: it executes into
+``<chapter>.running.ipynb``, moved into place at the end; a failed run is kept as
+``<chapter>.failed.ipynb`` and the last good notebook stays. ``<chapter>.lock``
+(:mod:`nlpbias.book.runlock`) refuses a second run of a chapter while one runs.
 
 Examples
 --------
@@ -25,7 +31,7 @@ import platform
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
@@ -34,6 +40,9 @@ from typing import Any
 
 import yaml
 
+from nlpbias.book import runlog
+from nlpbias.book.parameters import check_value, parameter_specs, yaml_text
+from nlpbias.book.runlock import LockError, chapter_lock
 from nlpbias.core.cache import LOG_ENV
 from nlpbias.core.paths import checkout_dir
 
@@ -159,15 +168,31 @@ def resolve_parameters(
         known = ", ".join(config["profiles"])
         raise RunnerError(f"unknown profile '{profile}': choose one of {known}")
     params = dict((config["profiles"][profile] or {}).get(study) or {})
-    params.update(overrides or {})
-    defined = notebook_parameters(notebook)
-    unknown = sorted(set(params) - set(defined))
+    overrides = dict(overrides or {})
+    params.update(overrides)
+    specs = parameter_specs(notebook)
+    unknown = sorted(set(params) - set(specs))
     if unknown:
         raise RunnerError(
             f"unknown parameter {', '.join(map(repr, unknown))} for study '{study}' "
-            f"({notebook.name}): its parameters cell defines {', '.join(defined) or 'nothing'}"
+            f"({notebook.name}): its parameters cell defines {', '.join(specs) or 'nothing'}"
         )
-    return {"profile": profile, **params} if "profile" in defined else params
+    for name, value in params.items():
+        spec = specs[name]
+        problem = check_value(value, spec.default, none_ok=spec.none_ok)
+        if problem is None:
+            continue
+        if name in overrides:
+            where = f"-p {name}={yaml_text(value)}"
+            fix = f"write it like -p {name}={yaml_text(spec.default)}"
+        else:
+            where = f"{PROFILES_FILE}, profile '{profile}'"
+            fix = f"fix it in {PROFILES_FILE}"
+        raise RunnerError(
+            f"parameter '{name}' of study '{study}' ({notebook.name}) {problem}, from {where}; "
+            f"{fix}"
+        )
+    return {"profile": profile, **params} if "profile" in specs else params
 
 
 def package_versions() -> dict[str, str]:
@@ -249,14 +274,15 @@ def _kernel_environment(profile: str, cache_log: Path) -> Iterator[None]:
                 os.environ[key] = value
 
 
-def _failure_message(exc: Exception, notebook: Path, output: Path) -> str:
+def _failure_message(exc: Exception, notebook: Path, output: Path | None) -> str:
     from papermill.exceptions import PapermillExecutionError
 
+    see = f" (see {output})" if output is not None else ""
     if isinstance(exc, PapermillExecutionError):
         evalue = " ".join(str(exc.evalue).split())
         where = f"cell {exc.cell_index} (In [{exc.exec_count}])"
-        return f"{notebook.name} failed in {where}: {exc.ename}: {evalue} (see {output})"
-    return f"{notebook.name} failed: {type(exc).__name__}: {' '.join(str(exc).split())}"
+        return f"{notebook.name} failed in {where}: {exc.ename}: {evalue}{see}"
+    return f"{notebook.name} failed: {type(exc).__name__}: {' '.join(str(exc).split())}{see}"
 
 
 def run(
@@ -267,6 +293,7 @@ def run(
     root: str | Path | None = None,
     output_dir: str | Path | None = None,
     progress: bool = False,
+    parameters: Mapping[str, Any] | None = None,
 ) -> RunRecord:
     """Execute one study's notebook on a profile into the build tree.
 
@@ -277,13 +304,17 @@ def run(
     profile : str
         ``smoke``, ``demo``, ``paper`` or ``full`` (any profile defined in profiles.yml).
     overrides : mapping, optional
-        Parameters that replace the profile's; each must exist in the notebook's parameters cell.
+        Parameters that replace the profile's; each must exist in the notebook's parameters cell
+        and have the type of its default there.
     root : path, optional
         Project folder (default: found from the current directory).
     output_dir : path, optional
         Where the executed notebook goes (default ``<root>/_build/notebooks``).
     progress : bool
         Show papermill's per-cell progress bar.
+    parameters : mapping, optional
+        The parameters as :func:`resolve_parameters` returned them (then ``overrides`` is
+        unused): :func:`run_many` checks every notebook's before the first one runs.
 
     Returns
     -------
@@ -293,21 +324,45 @@ def run(
     Raises
     ------
     RunnerError
-        Unknown study, profile or parameter, or a failing cell (notebook, cell and error in
-        one line).
+        Unknown study, profile or parameter, a value of the wrong type, a run of the same
+        chapter in progress, or a failing cell (notebook, cell, error and where the failed
+        notebook is, in one line).
     """
-    import nbformat
-    import papermill
-
     root = project_root(root)
     template = notebook_path(root, study)
-    parameters = resolve_parameters(root, study, profile, overrides)
+    if parameters is None:
+        parameters = resolve_parameters(root, study, profile, overrides)
+    parameters = dict(parameters)
     out_dir = Path(output_dir) if output_dir is not None else root / EXECUTED_DIR
     out_dir.mkdir(parents=True, exist_ok=True)
     output = (out_dir / template.name).resolve()
     if output == template.resolve():
         raise RunnerError(f"refusing to overwrite the template {template}: choose another output")
+    try:
+        with chapter_lock(output, study, profile):
+            return _execute(study, profile, template, output, parameters, root, progress)
+    except LockError as exc:
+        raise RunnerError(str(exc)) from None
 
+
+def _execute(
+    study: str,
+    profile: str,
+    template: Path,
+    output: Path,
+    parameters: dict[str, Any],
+    root: Path,
+    progress: bool,
+) -> RunRecord:
+    """Run the notebook into ``<chapter>.running.ipynb``; move it into place or aside."""
+    import nbformat
+    import papermill
+
+    from nlpbias.book.kernel import QuietKernelManager
+
+    running = output.with_suffix(".running.ipynb")
+    failed = output.with_suffix(".failed.ipynb")
+    running.unlink(missing_ok=True)
     started = datetime.now(UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     error = None
@@ -318,23 +373,25 @@ def run(
         with _kernel_environment(profile, cache_log):
             papermill.execute_notebook(
                 str(template),
-                str(output),
+                str(running),
                 parameters=parameters,
                 kernel_name=KERNEL,
                 cwd=str(template.parent),
                 progress_bar=progress,
+                kernel_manager_class=QuietKernelManager,
             )
     except Exception as exc:  # papermill raises many kinds; all end the run the same way
-        error = _failure_message(exc, template, output)
+        error = _failure_message(exc, template, failed if running.is_file() else None)
     finally:
         cache = read_cache_log(cache_log)
         cache_log.unlink(missing_ok=True)
+    final = failed if error else output
     record = RunRecord(
         study=study,
         notebook=template.name,
         profile=profile,
         parameters=parameters,
-        output=str(output),
+        output=str(final),
         status="failed" if error else "ok",
         started=started,
         duration_s=round(time.perf_counter() - t0, 2),
@@ -343,16 +400,20 @@ def run(
         error=error,
         cache=cache,
     )
-    if output.is_file():
-        nb = nbformat.read(output, as_version=4)
+    if running.is_file():
+        nb = nbformat.read(running, as_version=4)
         nb.metadata["nlpbias"] = asdict(record)
-        nbformat.write(nb, output)
-    log = root / RUNS_LOG
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with log.open("a", encoding="utf-8") as fh:
+        nbformat.write(nb, running)
+        os.replace(running, final)
+    if not error:
+        failed.unlink(missing_ok=True)  # an older failure is no longer the chapter's state
+    log_file = root / RUNS_LOG
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    with log_file.open("a", encoding="utf-8") as fh:
         fh.write(json.dumps(asdict(record), default=str) + "\n")
     if error:
-        raise RunnerError(error)
+        kept = f"; the last good run is still {output}" if output.is_file() else ""
+        raise RunnerError(error + kept)
     return record
 
 
@@ -364,29 +425,41 @@ def run_many(
     root: str | Path | None = None,
     output_dir: str | Path | None = None,
     progress: bool = False,
+    report: Callable[[str], None] | None = None,
 ) -> list[RunRecord]:
     """Run one study, or every study in book order when ``study == "all"``.
 
-    With ``all``, an override applies only to the notebooks that define it.
+    With ``all``, an override applies only to the notebooks that define it. Every notebook's
+    parameters are checked (names and types) before the first one runs.
+
+    Parameters
+    ----------
+    report : callable, optional
+        Called with one line as each chapter starts and ends (name, profile, elapsed time and
+        the time its last run on this profile took, from ``runs.jsonl``; see
+        :mod:`nlpbias.book.runlog`); e.g. ``print``.
     """
     root = project_root(root)
-    if study != "all":
-        return [run(study, profile, overrides=overrides, root=root, output_dir=output_dir,
-                    progress=progress)]  # fmt: skip
-    names = studies(root)
+    names = [study] if study != "all" else studies(root)
     overrides = dict(overrides or {})
-    if overrides:
+    if study == "all" and overrides:
         defined = set().union(*(notebook_parameters(notebook_path(root, s)) for s in names))
         unknown = sorted(set(overrides) - defined)
         if unknown:
             raise RunnerError(
                 f"unknown parameter {', '.join(map(repr, unknown))}: no notebook defines it"
             )
+    resolved = {}
+    for name in names:
+        mine = overrides
+        if study == "all":
+            own = set(notebook_parameters(notebook_path(root, name)))
+            mine = {k: v for k, v in overrides.items() if k in own}
+        resolved[name] = resolve_parameters(root, name, profile, mine)
+    lines = runlog.ChapterLines(names, profile, root / RUNS_LOG, report)
     records = []
     for name in names:
-        own = set(notebook_parameters(notebook_path(root, name)))
-        mine = {k: v for k, v in overrides.items() if k in own}
-        records.append(
-            run(name, profile, overrides=mine, root=root, output_dir=output_dir, progress=progress)
-        )
+        with lines.chapter(name):
+            kw = {"root": root, "output_dir": output_dir, "progress": progress}
+            records.append(run(name, profile, parameters=resolved[name], **kw))
     return records

@@ -30,6 +30,7 @@ from nlpbias.metrics.weat_vectors import (
     association_scores,
     bootstrap_effect_ci,
     check_ddof,
+    check_distinct_sets,
     effect_sizes,
     permutation_test,
     target_cosines,
@@ -40,6 +41,7 @@ from nlpbias.metrics.weat_vectors import (
 __all__ = [
     "WEATResult",
     "association",
+    "check_query_vectors",
     "coverage_table",
     "weat",
     "weat_by_embedding",
@@ -140,9 +142,11 @@ def weat(
     Raises
     ------
     OutOfVocabularyError
-        Too many words missing from the embedding (see :meth:`Query.vectors`).
+        Too many words missing from the embedding (see :meth:`Query.vectors`), or fewer than
+        two words left in a target set after dropping them.
     ValueError, TypeError
-        Bad options, or an undefined effect size (all association scores equal).
+        Bad options, fewer than two words in a target set, the same word (vector) in both
+        target or both attribute sets, or an undefined effect size (all scores equal).
 
     Examples
     --------
@@ -173,6 +177,7 @@ def weat(
         if not isinstance(vectors, QueryVectors):
             raise TypeError(f"vectors must be a QueryVectors, got {type(vectors).__name__}")
         qv = vectors
+    check_query_vectors(query.name, qv)
     C, n1, m1 = target_cosines(qv.T1, qv.T2, qv.A1, qv.A2)
     ddof = check_ddof(ddof, C.shape[0])
     s = association_scores(C, m1)
@@ -220,6 +225,45 @@ def weat(
         words=dict(qv.words),
         dropped=dict(qv.dropped),
         missing=dict(qv.missing),
+    )
+
+
+def check_query_vectors(name: str, qv: QueryVectors) -> None:
+    """Refuse looked-up vectors that WEAT cannot use, in one line that names the words.
+
+    At least two words must be left in each target set after out-of-vocabulary words were
+    dropped (:class:`~nlpbias.metrics.query.OutOfVocabularyError` when dropping left fewer,
+    else ``ValueError``), and no word (vector) may be in both target sets or both attribute
+    sets (e.g. ``"He"`` and ``"he"`` with ``lowercase=True``).
+    """
+    names = qv.names
+    for pair, (X, Y) in ((names[:2], (qv.T1, qv.T2)), (names[2:], (qv.A1, qv.A2))):
+        words = (qv.words.get(pair[0]), qv.words.get(pair[1]))
+        known = all(w is not None and len(w) == len(V) for w, V in zip(words, (X, Y), strict=True))
+        try:
+            check_distinct_sets(X, Y, pair, words if known else None)  # type: ignore[arg-type]
+        except ValueError as err:
+            raise ValueError(f"query {name!r}: {err}") from None
+    sizes = {n: len(V) for n, V in zip(names[:2], (qv.T1, qv.T2), strict=True)}
+    if min(sizes.values()) >= 2:
+        return
+    lost = {n: qv.dropped.get(n, ()) for n in names[:2]}
+    got = ", ".join(
+        f"{n!r}: {k}" + (f" ({', '.join(qv.words[n])})" if qv.words.get(n) else "")
+        for n, k in sizes.items()
+    )
+    msg = f"query {name!r}: WEAT needs at least two words in each target set"
+    if any(lost.values()):
+        dropped = "; ".join(f"{n}: {', '.join(w)}" for n, w in lost.items() if w)
+        raise OutOfVocabularyError(
+            f"{msg} after dropping out-of-vocabulary words (and as many from the other target "
+            f"set), got {got} (dropped {dropped}); "
+            "add target words the embedding has, or use another embedding",
+            qv.missing,
+        )
+    raise ValueError(
+        f"{msg}, got {got} (with one word a set, the effect size is ±1.414 whatever the "
+        "vectors); add target words"
     )
 
 
@@ -310,7 +354,8 @@ def weat_by_embedding(
 
     A query is excluded from one embedding (not the whole table) when :func:`weat` raises
     :class:`~nlpbias.metrics.query.OutOfVocabularyError` for it there — e.g. the African-American
-    first names of WEAT 3–5 in a corpus of 19th-century novels.
+    first names of WEAT 3–5 in a corpus of 19th-century novels, or a target set left with fewer
+    than two words.
 
     Returns
     -------
@@ -338,13 +383,13 @@ def weat_by_embedding(
         usable = []
         for q in queries:
             try:
-                q.vectors(
+                qv = q.vectors(
                     emb,
                     oov=weat_kw.get("oov", "drop"),
                     max_missing=weat_kw.get("max_missing", 0.2),
                     lowercase=weat_kw.get("lowercase", False),
-                    balance=False,
                 )
+                check_query_vectors(q.name, qv)  # too few target words left: excluded too
             except OutOfVocabularyError as err:
                 excluded.append({"embedding": name, "query": q.name, "reason": str(err)})
                 continue

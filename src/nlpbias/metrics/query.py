@@ -128,7 +128,7 @@ class Query:
     ------
     TypeError, ValueError
         Not exactly two sets, an empty set, a non-string or blank word, a word listed twice in
-        one set, or clashing set names.
+        one set or in both target (or both attribute) sets, or clashing set names.
 
     Examples
     --------
@@ -163,6 +163,16 @@ class Query:
             raise ValueError(
                 f"the four set names must differ, got {all_names}; rename the repeated one"
             )
+        for kind, (one, two), (n1, n2) in (
+            ("target", targets, self.target_names),
+            ("attribute", attributes, self.attribute_names),
+        ):
+            shared = [w for w in one if w in set(two)]
+            if shared:
+                raise ValueError(
+                    f"{kind} sets {n1!r} and {n2!r} both list {', '.join(map(repr, shared))}: "
+                    f"a word can be in only one {kind} set; remove it from one of them"
+                )
 
     @property
     def set_names(self) -> tuple[str, str, str, str]:

@@ -33,6 +33,10 @@ Permutation test
     ``k`` counts splits with ``S' >= S`` (``alternative="greater"``, the WEAT test), ``S' <= S``
     (``"less"``) or ``|S'| >= |S|`` (``"two-sided"``).
 
+Inputs that make WEAT meaningless are refused with one line: fewer than two words in a target
+set (with one word each, ``d`` is ``±sqrt(2)`` whatever the vectors) and the same vector in both
+target sets or both attribute sets (the same word on both sides of the comparison).
+
 Bootstrap confidence interval of ``d``
     Percentile interval over ``n_bootstrap`` resamples that draw words with replacement within
     each of T1, T2, A1 and A2 separately (set sizes kept), recomputing ``s`` and ``d`` from the
@@ -54,6 +58,8 @@ __all__ = [
     "association_scores",
     "bootstrap_effect_ci",
     "check_ddof",
+    "check_distinct_sets",
+    "check_target_sizes",
     "effect_sizes",
     "permutation_test",
     "target_cosines",
@@ -86,12 +92,80 @@ def _unit_rows(X: Any, name: str, dim: int | None = None) -> np.ndarray:
     return arr / norms
 
 
+def check_distinct_sets(
+    X: np.ndarray,
+    Y: np.ndarray,
+    names: tuple[str, str],
+    words: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+) -> None:
+    """Refuse a vector that is a row of both ``X`` and ``Y``: the same word in both sets.
+
+    Parameters
+    ----------
+    X, Y : numpy.ndarray, shape (n_words, dim)
+        The two target sets, or the two attribute sets (vectors as looked up, not normalised).
+    names : pair of str
+        Names of the two sets, for the message.
+    words : pair of tuples of str, optional
+        The words of each row; the message then names them.
+
+    Raises
+    ------
+    ValueError
+        One line naming the shared rows (or words) and the fix.
+
+    Examples
+    --------
+    >>> check_distinct_sets(np.eye(2), np.eye(2)[:1], ("T1", "T2"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: T1 and T2 share a vector (T1 row 0 = T2 row 0)...
+    """
+    X, Y = np.asarray(X), np.asarray(Y)
+    if X.ndim != 2 or Y.ndim != 2 or X.shape[1] != Y.shape[1]:
+        return  # the shape checks of the callers report these
+    same = np.argwhere((X[:, None, :] == Y[None, :, :]).all(axis=2))
+    if not same.size:
+        return
+    if words is not None:
+        pairs = [
+            w if w == v else f"{w}/{v}"
+            for w, v in ((words[0][i], words[1][j]) for i, j in same.tolist())
+        ]
+        shared = f"both list {', '.join(map(repr, pairs))}"
+    else:
+        rows = [f"{names[0]} row {i} = {names[1]} row {j}" for i, j in same.tolist()[:3]]
+        shared = f"share a vector ({'; '.join(rows)}{'; ...' if len(same) > 3 else ''})"
+    raise ValueError(
+        f"{names[0]} and {names[1]} {shared}: the same word cannot be in both sets of a "
+        "comparison; remove it from one of them"
+    )
+
+
+def check_target_sizes(n1: int, n2: int, names: tuple[str, str] = ("T1", "T2")) -> None:
+    """Refuse target sets of fewer than two words: ``d`` would be ``±sqrt(2)`` whatever they are.
+
+    Examples
+    --------
+    >>> check_target_sizes(1, 3)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: WEAT needs at least two words in each target set, got T1: 1, T2: 3 ...
+    """
+    if min(n1, n2) < 2:
+        raise ValueError(
+            f"WEAT needs at least two words in each target set, got {names[0]}: {n1}, "
+            f"{names[1]}: {n2} (with one word a set, the effect size is ±1.414 whatever the "
+            "vectors); add target words"
+        )
+
+
 def _cosines(W: Any, A1: Any, A2: Any, w_name: str = "W") -> tuple[np.ndarray, int]:
     """One cosine matrix ``cos(W, [A1; A2])`` and the number of A1 columns."""
     Wn = _unit_rows(W, w_name)
     dim = Wn.shape[1]
     A1n = _unit_rows(A1, "A1", dim)
     A2n = _unit_rows(A2, "A2", dim)
+    check_distinct_sets(np.asarray(A1, dtype=np.float64), np.asarray(A2, dtype=np.float64),
+                        ("A1", "A2"))  # fmt: skip
     return Wn @ np.vstack([A1n, A2n]).T, A1n.shape[0]
 
 
@@ -140,6 +214,8 @@ def target_cosines(T1: Any, T2: Any, A1: Any, A2: Any) -> tuple[np.ndarray, int,
     """Cosine matrix of ``[T1; T2]`` against ``[A1; A2]``, with ``len(T1)`` and ``len(A1)``."""
     T1n = _unit_rows(T1, "T1")
     T2n = _unit_rows(T2, "T2", T1n.shape[1])
+    check_distinct_sets(np.asarray(T1, dtype=np.float64), np.asarray(T2, dtype=np.float64),
+                        ("T1", "T2"))  # fmt: skip
     C, m1 = _cosines(np.vstack([T1n, T2n]), A1, A2, "T1/T2")
     return C, T1n.shape[0], m1
 
@@ -171,7 +247,8 @@ def weat_effect_size(T1: Any, T2: Any, A1: Any, A2: Any, *, ddof: int = 1) -> fl
     Raises
     ------
     ValueError
-        When all association scores are equal (std 0), so ``d`` is undefined.
+        Fewer than two vectors in a target set, a vector in both target (or both attribute)
+        sets, or all association scores equal (std 0), so ``d`` is undefined.
 
     Examples
     --------
@@ -180,6 +257,7 @@ def weat_effect_size(T1: Any, T2: Any, A1: Any, A2: Any, *, ddof: int = 1) -> fl
     1.985569
     """
     C, n1, m1 = target_cosines(T1, T2, A1, A2)
+    check_target_sizes(n1, C.shape[0] - n1)
     ddof = check_ddof(ddof, C.shape[0])
     d = effect_sizes(association_scores(C, m1)[None, :], n1, ddof)[0]
     if not np.isfinite(d):

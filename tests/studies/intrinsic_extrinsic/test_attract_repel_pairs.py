@@ -28,10 +28,11 @@ def test_constraint_pairs_by_hand() -> None:
 def test_pairs_in_two_kinds_and_self_pairs_are_removed(caplog) -> None:
     kv = KeyedVectors(2)
     kv.add_vectors(["a", "b", "c", "d"], np.eye(4, 2) + 0.1)
-    # 'a' is in both target sets and 'd' is a target and an attribute:
+    # 'a' is in both target sets once lower-cased (a Query refuses the same spelling twice)
+    # and 'd' is a target and an attribute:
     # repel T1xA1 + T2xA2 = (a,c), (d,c) + (a,d), (b,d);
     # attract T1xA2 + T2xA1 = (a,d), [(d,d) skipped] + (a,c), (b,c); (a,d), (a,c) are repel pairs
-    q = Query((["a", "d"], ["a", "b"]), (["c"], ["d"]))
+    q = Query((["a", "d"], ["A", "b"]), (["c"], ["d"]))
     with caplog.at_level(
         logging.WARNING, logger="nlpbias.studies.intrinsic_extrinsic.attract_repel"
     ):

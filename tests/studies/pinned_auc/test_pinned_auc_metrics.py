@@ -113,6 +113,44 @@ def test_fped_fned_by_hand():
     assert d["PAED"] == pytest.approx(float(np.abs(15 / 16 - pinned).sum()))
 
 
+def test_differences_over_no_terms_are_undefined_not_zero():
+    # no text mentions either term: FPED/FNED/PAED sum over no terms, which is undefined
+    with pytest.warns(UndefinedMetricWarning):
+        r = bias_report(Y, S, threshold=0.5, texts=["hello"] * 8, terms=["gay", "deaf"])
+    with pytest.warns(UndefinedMetricWarning) as caught:
+        d = r.difference()
+    assert d[["FPED", "FNED", "PAED"]].isna().all()
+    assert d[["n_terms_FPED", "n_terms_FNED", "n_terms_PAED"]].tolist() == [0, 0, 0]
+    (warning,) = caught
+    msg = str(warning.message)
+    assert "\n" not in msg
+    assert msg.startswith("FPED, FNED, PAED are undefined (NaN, not 0): none of the 2 terms")
+    assert "'gay', 'deaf'" in msg and "no rows mention 'gay'" in msg
+    assert msg.endswith("or pass terms that occur in it")
+    assert set(d.attrs["reasons"]) == {"FPED", "FNED", "PAED"}
+    notes = r.to_frame().set_index(["term", "metric"])["note"]
+    assert notes[("(all terms)", "PAED")].startswith("PAED is undefined: none of the 2 terms")
+    assert notes[("(all terms)", "n_terms_PAED")] == ""
+
+
+def test_a_difference_with_terms_stays_defined_and_silent():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UndefinedMetricWarning)
+        d = _report().difference()
+    assert d.notna().all() and d.attrs["reasons"] == {}
+
+
+def test_eer_threshold_of_one_class_names_the_class_and_the_fix(one_line):
+    with pytest.raises(ValueError) as err:
+        eer_threshold([1, 1, 1], [0.2, 0.5, 0.9])
+    assert one_line(err) == (
+        "the EER threshold is undefined: y_true has only class 1 (all 3 rows); pass data with "
+        "both positive (1) and negative (0) examples, or pass a fixed threshold= to bias_report"
+    )
+    with pytest.raises(ValueError, match="only class 0 \\(all 2 rows\\)"):
+        eer_threshold([0, 0], [0.2, 0.5])
+
+
 def test_threshold_none_uses_eer_of_this_set():
     # FP(t) = #negatives >= t, FN(t) = #positives < t. For t in (0.4, 0.6] FP = {0.6} and
     # FN = {0.4}: |FP - FN| = 0, elsewhere >= 1; the largest such grid point is 0.60.
@@ -400,7 +438,7 @@ def test_auc_and_one_class_errors(one_line):
     assert auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]) == 0.75
     with pytest.raises(ValueError) as err:
         auc([1, 1, 1], [0.2, 0.5, 0.9])
-    assert one_line(err).startswith("AUC is undefined: y_true has only class 1;")
+    assert one_line(err).startswith("AUC is undefined: y_true has only class 1 (all 3 rows);")
     with pytest.raises(ValueError, match="only class 0"):
         bias_report([0, 0], [0.1, 0.2], membership=pd.DataFrame({"t": [True, False]}))
 

@@ -235,3 +235,79 @@ def test_url_removal_reproduces_dongs_no_links_corpus(data_home: Path) -> None:
     assert len(no_links) == 516
     cleaned = personal.clean_posts(with_links, drop_retweets=False, min_tokens=0)
     assert cleaned == [" ".join(line.split()) for line in no_links]
+
+
+# ------------------------------------------------- encodings, header-less CSVs, empty corpora
+
+
+def test_a_file_that_is_not_utf8_names_the_file_the_byte_and_the_fix(tmp_path: Path, one_line):
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("first post\ncafé au lait\n".encode("latin-1"))
+    with pytest.raises(ValueError) as err:
+        personal.read_text_posts(latin)
+    assert one_line(err) == (
+        f"personal posts: {str(latin)!r} is not utf-8 text: byte 0xe9 at position 14 (line 2) "
+        "cannot be decoded; pass the file's encoding, e.g. encoding='latin-1' or 'cp1252' (the "
+        "scoring chapter: -p personal_encoding=latin-1)"
+    )
+    assert personal.load_posts(latin, encoding="latin-1") == ["first post", "café au lait"]
+    csv = tmp_path / "posts.csv.gz"
+    with gzip.open(csv, "wb") as fh:
+        fh.write("text\nna\xefve\n".encode("cp1252"))
+    with pytest.raises(ValueError, match=r"posts\.csv\.gz' is not utf-8 text: byte 0xef at "):
+        personal.read_csv_posts(csv)
+    assert personal.read_csv_posts(csv, encoding="cp1252") == ["naïve"]
+    archive = tmp_path / "tweets.js"
+    archive.write_bytes(_js("tweets", TWEETS).encode("utf-16"))
+    with pytest.raises(ValueError, match=r"tweets\.js' is not utf-8 text: byte 0xff at position 0"):
+        personal.read_twitter_archive(archive)
+    _check_archive(personal.read_twitter_archive(archive, encoding="utf-16"))
+    with pytest.raises(ValueError, match="unknown encoding 'klingon' for"):
+        personal.read_text_posts(latin, encoding="klingon")
+
+
+def test_a_utf8_byte_order_mark_is_dropped(tmp_path: Path) -> None:
+    p = tmp_path / "bom.csv"
+    p.write_bytes(b"\xef\xbb\xbftext\nhello\n")
+    assert personal.read_csv_posts(p) == ["hello"]
+    t = tmp_path / "bom.txt"
+    t.write_bytes(b"\xef\xbb\xbfhello\n")
+    assert personal.read_text_posts(t) == ["hello"]
+
+
+def test_a_csv_without_header_row_is_read_by_position(tmp_path: Path, one_line) -> None:
+    p = tmp_path / "no_header.csv"
+    p.write_text('first post,2020\n"second, post",2021\n,2022\n', encoding="utf-8")
+    assert personal.read_csv_posts(p, column=0) == ["first post", "second, post"]
+    assert personal.load_posts(p, column=1) == ["2020", "2021", "2022"]
+    with pytest.raises(ValueError) as err:
+        personal.read_csv_posts(p)  # the first post is taken for the header
+    assert one_line(err).endswith("or column=0 (a position) if the file has no header row")
+    with pytest.raises(ValueError) as err:
+        personal.read_csv_posts(p, column=2)
+    assert one_line(err) == (
+        "personal posts: column 2 not in no_header.csv; it has 2: pass a position from 0 to 1"
+    )
+    with pytest.raises(TypeError, match="a name \\(str\\) or a position \\(int\\), got True"):
+        personal.read_csv_posts(p, column=True)
+
+
+def test_empty_corpora_fail_with_the_file_name(tmp_path: Path, one_line) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n  \n", encoding="utf-8")
+    with pytest.raises(ValueError) as err:
+        personal.load_posts(empty)
+    assert one_line(err) == (
+        f"personal posts: {str(empty)!r} has no line that is not blank; pass a file with your posts"
+    )
+    csv = tmp_path / "empty.csv"
+    csv.write_text("", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"empty\.csv' is empty; pass a file with your posts"):
+        personal.load_posts(csv)
+    retweets = tmp_path / "retweets.txt"
+    retweets.write_text("RT @a: one\nhttps://t.co/x\n", encoding="utf-8")
+    with pytest.raises(ValueError) as err:
+        personal.load_posts(retweets)
+    assert one_line(err).startswith(
+        f"personal posts: none of the 2 posts of {str(retweets)!r} is left after cleaning"
+    )

@@ -227,3 +227,20 @@ def test_person_corpora_reads_your_posts(tmp_path) -> None:
     train, val = out["you"]
     assert val is None  # split 90/10 when fine-tuning
     assert train == ["first post", "second post"]  # URL removed, retweet and empty line dropped
+
+
+def test_person_corpora_reads_a_headerless_latin1_csv(tmp_path) -> None:
+    posts = tmp_path / "posts.csv"
+    posts.write_bytes("2020-01-01,café talk\n2020-01-02,more posts\n".encode("latin-1"))
+    out = study.person_corpora(
+        [], personal_corpus=posts, personal_column=1, personal_encoding="latin-1"
+    )
+    assert out["you"] == (["café talk", "more posts"], None)
+
+
+def test_person_corpora_needs_two_posts_and_names_the_file(tmp_path, one_line) -> None:
+    posts = tmp_path / "one.txt"
+    posts.write_text("just one post\n", encoding="utf-8")
+    with pytest.raises(ValueError) as err:
+        study.person_corpora([], personal_corpus=posts)
+    assert one_line(err).startswith(f"personal posts: {str(posts)!r} gives 1 post")

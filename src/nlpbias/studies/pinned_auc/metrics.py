@@ -61,7 +61,8 @@ one-class subgroup, a one-class background, or an impossible pinned sample makes
 metrics NaN, sets the term's ``status`` to ``'undefined'`` with a ``reason`` naming the metrics
 and the cause, and :func:`bias_report` emits one :class:`UndefinedMetricWarning` listing them.
 Sums and means over terms (:meth:`BiasReport.difference`, :meth:`BiasReport.generalized_means`)
-use the terms where that metric is defined and report how many.
+use the terms where that metric is defined and report how many; where no term has it defined
+(no identity term occurs in the data), the difference is NaN with its reason, never 0.
 """
 
 from __future__ import annotations
@@ -131,12 +132,23 @@ class BiasReport:
     def difference(self) -> pd.Series:
         """Dixon's equality differences: sums over terms of ``|overall - per-term|``.
 
+        A sum over no terms is undefined, not zero: when no term has the per-term metric
+        defined (e.g. no identity term occurs in the data, so ``n_terms_<name> = 0``), that
+        difference is NaN, its reason is in ``attrs["reasons"]`` (and in the ``note`` of
+        :meth:`to_frame`), and one :class:`UndefinedMetricWarning` names the terms and the fix.
+
         Returns
         -------
         pandas.Series
             ``FPED``, ``FNED``, ``PAED`` (PAED uses the overall AUC), each summed over the
             terms where the per-term metric is defined, and ``n_terms_FPED``,
             ``n_terms_FNED``, ``n_terms_PAED``: how many terms each sum used.
+            ``attrs["reasons"]`` maps each undefined difference to why it is undefined.
+
+        Warns
+        -----
+        UndefinedMetricWarning
+            When a difference is undefined (no term to sum over).
 
         Examples
         --------
@@ -145,14 +157,46 @@ class BiasReport:
         >>> float(r.difference()["FPED"])  # overall FPR 1/2, FPR_a = 0
         0.5
         """
+        out, reasons = self._differences()
+        if reasons:
+            warnings.warn(self._undefined_message(reasons), UndefinedMetricWarning, stacklevel=2)
+        return out
+
+    def _differences(self) -> tuple[pd.Series, dict[str, str]]:
+        """The differences and, for each undefined one, its reason (no warning)."""
         out: dict[str, float] = {}
         counts: dict[str, float] = {}
+        reasons: dict[str, str] = {}
         for name, col in _DIFFERENCES.items():
             vals = self.by_group[col].dropna()
             ref = float(self.overall[_DIFF_REFERENCE[col]])
-            out[name] = float(np.abs(ref - vals.to_numpy(dtype=float)).sum())
+            if vals.empty:
+                out[name] = math.nan
+                reasons[name] = f"{name} is undefined: {self._no_term_defines(col)}"
+            else:
+                out[name] = float(np.abs(ref - vals.to_numpy(dtype=float)).sum())
             counts[f"n_terms_{name}"] = float(len(vals))
-        return pd.Series({**out, **counts}, name="difference", dtype=float)
+        series = pd.Series({**out, **counts}, name="difference", dtype=float)
+        series.attrs["reasons"] = reasons
+        return series, reasons
+
+    def _no_term_defines(self, col: str) -> str:
+        """'none of the N terms (...) has a defined <col> (first term: its reason)'."""
+        terms = self.by_group["term"].astype(str).tolist()
+        shown = ", ".join(map(repr, terms[:5])) + (", ..." if len(terms) > 5 else "")
+        first = self.by_group["reason"].iloc[0] if len(self.by_group) else ""
+        why = f"; {terms[0]!r}: {first}" if first else ""
+        return f"none of the {len(terms)} terms ({shown}) has a defined {col}{why}"
+
+    def _undefined_message(self, reasons: dict[str, str]) -> str:
+        names = list(reasons)
+        cols = ", ".join(_DIFFERENCES[n] for n in names)
+        verb = "is" if len(names) == 1 else "are"
+        return (
+            f"{', '.join(names)} {verb} undefined (NaN, not 0): "
+            f"{self._no_term_defines(cols)}; evaluate on data that mentions the terms (with "
+            "both classes among their rows), or pass terms that occur in it"
+        )
 
     def generalized_means(self, p: float = -5.0) -> pd.Series:
         """Generalised mean over terms of each bias AUC (subgroup, BPSN, BNSP).
@@ -229,7 +273,8 @@ class BiasReport:
             {"term": "(overall)", "metric": self.overall.index, "value": self.overall.values}
         )
         ov["note"] = ""
-        summary = [(k, float(v), "") for k, v in self.difference().items()]
+        diff, reasons = self._differences()
+        summary = [(k, float(v), reasons.get(k, "")) for k, v in diff.items()]
         try:
             gm = self.generalized_means(p)
             summary += [(f"gm_{k}", float(v), "") for k, v in gm.items() if k in _BIAS_AUCS]

@@ -69,13 +69,19 @@ def check_scores(y_score: Any, n: int) -> np.ndarray:
     return s
 
 
-def check_both_classes(y: np.ndarray, what: str = "y_true") -> None:
-    """Raise a one-line ValueError when the bool labels ``y`` hold only one class."""
+def check_both_classes(
+    y: np.ndarray, what: str = "y_true", *, metric: str = "AUC", fix: str = ""
+) -> None:
+    """Raise a one-line ValueError when the bool labels ``y`` hold only one class.
+
+    The message names the metric that is undefined, the class present (with its row count) and
+    what to pass instead; ``fix`` adds an alternative to "pass data with both classes".
+    """
     if y.all() or not y.any():
         c = int(y[0])
         raise ValueError(
-            f"AUC is undefined: {what} has only class {c}; "
-            "pass data with both positive and negative examples"
+            f"{metric} is undefined: {what} has only class {c} (all {len(y)} rows); "
+            f"pass data with both positive (1) and negative (0) examples{fix}"
         )
 
 
@@ -127,6 +133,12 @@ def eer_threshold(y_true: Any, y_score: Any, *, n_grid: int = 101) -> float:
     -------
     float
 
+    Raises
+    ------
+    ValueError
+        ``y_true`` holds only one class: FP and FN cannot both occur, so every threshold
+        below the scores (or above them) "balances" them and the EER is undefined.
+
     Examples
     --------
     >>> eer_threshold([0, 0, 1, 1], [0.1, 0.35, 0.3, 0.9])
@@ -135,6 +147,9 @@ def eer_threshold(y_true: Any, y_score: Any, *, n_grid: int = 101) -> float:
     check_int(n_grid, "n_grid", minimum=2)
     y = check_labels(y_true)
     s = check_scores(y_score, len(y))
+    check_both_classes(
+        y, metric="the EER threshold", fix=", or pass a fixed threshold= to bias_report"
+    )
     grid = np.arange(int(n_grid)) / (int(n_grid) - 1)
     neg = np.sort(s[~y])
     pos = np.sort(s[y])

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gzip
 import html
+import io
 import json
 import logging
 import re
@@ -30,6 +31,7 @@ __all__ = [
     "MENTION_TOKEN",
     "URL_TOKEN",
     "clean_posts",
+    "decode_text",
     "load_posts",
     "read_csv_posts",
     "read_text_posts",
@@ -63,6 +65,42 @@ def _existing(path: str | Path, *, allow_dir: bool = False) -> Path:
     return p
 
 
+def decode_text(data: bytes, encoding: str, name: str | Path) -> str:
+    """``data`` decoded with ``encoding`` (a leading byte-order mark dropped), or one line.
+
+    A byte that is not valid in ``encoding`` raises a ValueError naming the file, the byte, its
+    position (and line) and the fix: pass the file's ``encoding=``.
+
+    Examples
+    --------
+    >>> decode_text("café".encode("latin-1"), "utf-8", "posts.txt")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: personal posts: 'posts.txt' is not utf-8 text: byte 0xe9 at position 3 (line 1)...
+    """
+    try:
+        text = data.decode(encoding)
+    except LookupError:
+        raise ValueError(
+            f"personal posts: unknown encoding {encoding!r} for {str(name)!r}; pass a Python "
+            "codec name such as 'utf-8', 'latin-1' or 'cp1252'"
+        ) from None
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise ValueError(
+            f"personal posts: {str(name)!r} is not {encoding} text: byte "
+            f"{data[err.start]:#04x} at position {err.start} (line {line}) cannot be decoded; "
+            "pass the file's encoding, e.g. encoding='latin-1' or 'cp1252' (the scoring "
+            "chapter: -p personal_encoding=latin-1)"
+        ) from None
+    return text.removeprefix("\ufeff")
+
+
+def _read_text(p: Path, encoding: str) -> str:
+    """The decoded text of ``p``, gunzipped first when its name ends in ``.gz``."""
+    with (gzip.open if p.name.endswith(".gz") else open)(p, "rb") as fh:
+        return decode_text(fh.read(), encoding, p)
+
+
 def read_text_posts(path: str | Path, *, encoding: str = "utf-8") -> list[str]:
     """Read a plain-text file with one post per line.
 
@@ -71,12 +109,18 @@ def read_text_posts(path: str | Path, *, encoding: str = "utf-8") -> list[str]:
     path : str or Path
         The file; gunzipped when its name ends in ``.gz``.
     encoding : str, default "utf-8"
+        The file's text encoding (a UTF-8 byte-order mark is dropped).
 
     Returns
     -------
     list of str
         One entry per non-blank line, in file order, without the line ending (``\\n`` or
         ``\\r\\n``); other whitespace is kept (:func:`clean_posts` normalises it).
+
+    Raises
+    ------
+    ValueError
+        The file is not valid ``encoding`` text (the message names the byte and where it is).
 
     Examples
     --------
@@ -85,24 +129,26 @@ def read_text_posts(path: str | Path, *, encoding: str = "utf-8") -> list[str]:
     ['First post', 'Second post']
     """
     p = _existing(path)
-    opener = gzip.open if p.name.endswith(".gz") else open
-    with opener(p, "rt", encoding=encoding, newline="") as fh:
-        lines = fh.read().split("\n")
+    lines = _read_text(p, encoding).split("\n")
     posts = [line.removesuffix("\r") for line in lines if line.strip()]
     logger.info("personal posts: %d lines from %s", len(posts), p)
     return posts
 
 
-def read_csv_posts(path: str | Path, *, column: str = "text", encoding: str = "utf-8") -> list[str]:
-    """Read the posts in one column of a CSV file (header row required).
+def read_csv_posts(
+    path: str | Path, *, column: str | int = "text", encoding: str = "utf-8"
+) -> list[str]:
+    """Read the posts in one column of a CSV file.
 
     Parameters
     ----------
     path : str or Path
-        The CSV (compression inferred from the name, e.g. ``.csv.gz``).
-    column : str, default "text"
-        The column holding the posts.
+        The CSV; gunzipped when its name ends in ``.gz``.
+    column : str or int, default "text"
+        The column holding the posts: its name in the header row, or, for a CSV **without a
+        header row**, its position (0 for the first column; every row is then a post).
     encoding : str, default "utf-8"
+        The file's text encoding (a UTF-8 byte-order mark is dropped).
 
     Returns
     -------
@@ -113,26 +159,43 @@ def read_csv_posts(path: str | Path, *, column: str = "text", encoding: str = "u
     Raises
     ------
     ValueError
-        ``column`` is not in the header; the message lists the available columns.
+        ``column`` is not in the header (the message lists the available columns) or past the
+        last column; the file is not valid ``encoding`` text, empty, or not parseable as CSV.
 
     Examples
     --------
     >>> posts = read_csv_posts("facebook_posts.csv", column="post")  # doctest: +SKIP
+    >>> posts = read_csv_posts("no_header.csv", column=0)  # doctest: +SKIP
     """
+    if isinstance(column, bool) or not isinstance(column, str | int):
+        raise TypeError(f"column must be a name (str) or a position (int), got {column!r}")
     p = _existing(path)
-    header = list(pd.read_csv(p, nrows=0, encoding=encoding).columns)
-    if column not in header:
+    text = _read_text(p, encoding)
+    if not text.strip():
+        raise ValueError(f"personal posts: {str(p)!r} is empty; pass a file with your posts")
+    header = None if isinstance(column, int) else "infer"
+    try:
+        frame = pd.read_csv(io.StringIO(text), header=header, dtype=str, keep_default_na=False)
+    except pd.errors.ParserError as err:
         raise ValueError(
-            f"personal posts: column {column!r} not in {p.name}; available columns: {header}; "
-            "pass column= one of them"
+            f"personal posts: {str(p)!r} is not readable as CSV ({' '.join(str(err).split())}); "
+            "check its quoting, or pass a .txt file with one post per line"
+        ) from None
+    if column not in frame.columns:
+        fix = (
+            f"it has {frame.shape[1]}: pass a position from 0 to {frame.shape[1] - 1}"
+            if header is None
+            else f"available columns: {list(frame.columns)}; pass column= one of them, or "
+            "column=0 (a position) if the file has no header row"
         )
-    frame = pd.read_csv(p, usecols=[column], dtype=str, keep_default_na=False, encoding=encoding)
-    posts = [c for c in frame[column] if c.strip()]
+        raise ValueError(f"personal posts: column {column!r} not in {p.name}; {fix}")
+    cells = frame[column]
+    posts = [c for c in cells if c.strip()]
     logger.info("personal posts: %d rows of column %r from %s", len(posts), column, p)
     return posts
 
 
-def _archive_sources(p: Path) -> list[tuple[str, str]]:
+def _archive_sources(p: Path, encoding: str) -> list[tuple[str, str]]:
     """(name, content) of every tweets file of an archive zip, folder, or a single file."""
     if p.is_dir():
         found = sorted(f for f in p.rglob("*.js") if _ARCHIVE_FILE.search(f.as_posix()))
@@ -141,7 +204,7 @@ def _archive_sources(p: Path) -> list[tuple[str, str]]:
                 f"personal posts: folder {str(p)!r} has no data/tweets.js or data/tweet.js; "
                 "pass the unpacked Twitter archive or its tweets.js"
             )
-        return [(str(f), f.read_text(encoding="utf-8-sig")) for f in found]
+        return [(str(f), decode_text(f.read_bytes(), encoding, f)) for f in found]
     if zipfile.is_zipfile(p):
         with zipfile.ZipFile(p) as zf:
             names = sorted(n for n in zf.namelist() if _ARCHIVE_FILE.search(n))
@@ -150,8 +213,8 @@ def _archive_sources(p: Path) -> list[tuple[str, str]]:
                     f"personal posts: archive {p.name} has no data/tweets.js or data/tweet.js; "
                     "pass the Twitter archive zip (Settings > Download an archive)"
                 )
-            return [(n, zf.read(n).decode("utf-8-sig")) for n in names]
-    return [(p.name, p.read_text(encoding="utf-8-sig"))]
+            return [(n, decode_text(zf.read(n), encoding, f"{p}/{n}")) for n in names]
+    return [(p.name, decode_text(p.read_bytes(), encoding, p))]
 
 
 def _parse_js(name: str, content: str) -> list[Any]:
@@ -194,7 +257,7 @@ def _row(name: str, i: int, item: Any) -> dict[str, Any]:
             "is_retweet": text.startswith("RT @"), "is_reply": bool(reply)}  # fmt: skip
 
 
-def read_twitter_archive(path: str | Path) -> pd.DataFrame:
+def read_twitter_archive(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
     """Parse the tweets of a Twitter archive export.
 
     Accepts ``data/tweets.js`` (it starts ``window.YTD.tweets.part0 = [`` followed by a JSON
@@ -211,6 +274,9 @@ def read_twitter_archive(path: str | Path) -> pd.DataFrame:
     Parameters
     ----------
     path : str or Path
+    encoding : str, default "utf-8"
+        The text encoding of the ``.js`` files (archives write UTF-8; a byte-order mark is
+        dropped).
 
     Returns
     -------
@@ -237,7 +303,7 @@ def read_twitter_archive(path: str | Path) -> pd.DataFrame:
     p = _existing(path, allow_dir=True)
     rows = [
         _row(name, i, item)
-        for name, content in _archive_sources(p)
+        for name, content in _archive_sources(p, encoding)
         for i, item in enumerate(_parse_js(name, content))
     ]
     out = pd.DataFrame(rows, columns=_COLUMNS)
@@ -356,7 +422,12 @@ def _kind_of(p: Path) -> str:
 
 
 def load_posts(
-    path: str | Path, *, kind: str = "auto", column: str = "text", **clean: Any
+    path: str | Path,
+    *,
+    kind: str = "auto",
+    column: str | int = "text",
+    encoding: str = "utf-8",
+    **clean: Any,
 ) -> list[str]:
     """Read a personal corpus and clean it with :func:`clean_posts`.
 
@@ -367,8 +438,11 @@ def load_posts(
         ``auto`` decides by suffix: ``.txt``/``.txt.gz`` text (:func:`read_text_posts`),
         ``.csv``/``.csv.gz`` CSV (:func:`read_csv_posts`), ``.js``/``.json``/``.zip`` or a
         folder a Twitter archive (:func:`read_twitter_archive`; its ``text`` column is used).
-    column : str, default "text"
-        The CSV column (CSV only).
+    column : str or int, default "text"
+        The CSV column (CSV only): a name in the header row, or a position (0, 1, ...) for a
+        CSV without a header row.
+    encoding : str, default "utf-8"
+        The file's text encoding (e.g. ``"latin-1"``, ``"cp1252"``, ``"utf-16"``).
     **clean
         Passed to :func:`clean_posts` (``urls``, ``mentions``, ``drop_retweets``,
         ``drop_replies``, ``min_tokens``).
@@ -376,6 +450,15 @@ def load_posts(
     Returns
     -------
     list of str
+        At least one post.
+
+    Raises
+    ------
+    FileNotFoundError
+        ``path`` does not exist.
+    ValueError
+        The file cannot be read (wrong encoding, bad CSV column or archive) or holds no post
+        before or after cleaning; every message names the file.
 
     Examples
     --------
@@ -388,11 +471,22 @@ def load_posts(
     if kind == "auto":
         kind = _kind_of(p)
     if kind == "text":
-        texts = read_text_posts(p)
+        texts = read_text_posts(p, encoding=encoding)
+        where = "no line that is not blank"
     elif kind == "csv":
-        texts = read_csv_posts(p, column=column)
+        texts = read_csv_posts(p, column=column, encoding=encoding)
+        where = f"no cell in column {column!r} that is not blank"
     else:
-        texts = read_twitter_archive(p)["text"].tolist()
+        texts = read_twitter_archive(p, encoding=encoding)["text"].tolist()
+        where = "no tweet"
+    if not texts:
+        raise ValueError(f"personal posts: {str(p)!r} has {where}; pass a file with your posts")
     out = clean_posts(texts, **clean)
+    if not out:
+        raise ValueError(
+            f"personal posts: none of the {len(texts)} posts of {str(p)!r} is left after "
+            "cleaning (retweets, and posts left empty once links are removed, are dropped); "
+            "pass a file with posts you wrote"
+        )
     logger.info("personal posts: %d of %d posts kept after cleaning", len(out), len(texts))
     return out

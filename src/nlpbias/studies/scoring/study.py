@@ -188,6 +188,8 @@ def person_corpora(
     people: Sequence[str] = ("Trump", "Clinton"),
     *,
     personal_corpus: str | Path | None = None,
+    personal_column: str | int | None = None,
+    personal_encoding: str = "utf-8",
     planted: Mapping[str, Any] | None = None,
     max_posts: int | None = None,
     random_state: int = 0,
@@ -196,10 +198,10 @@ def person_corpora(
 
     ``Trump`` and ``Clinton`` use Dong's cleaned corpora (URLs removed, empty lines dropped) and
     her train/validation files. ``you`` reads ``personal_corpus`` with
-    :func:`nlpbias.studies.scoring.personal.load_posts` (text, CSV or Twitter archive). ``planted``
-    (see
-    :func:`planted_posts`) adds a synthetic person ``planted``. ``max_posts`` keeps the first
-    posts of each training set.
+    :func:`nlpbias.studies.scoring.personal.load_posts` (text, CSV or Twitter archive), its
+    ``column=personal_column`` (None: "text") and ``encoding=personal_encoding``; it needs 2
+    posts at least. ``planted`` (:func:`planted_posts`) adds a synthetic person ``planted``.
+    ``max_posts`` keeps the first posts of each training set. Every error names the file.
     """
     from nlpbias.data.corpora import load_personal_corpus
 
@@ -214,8 +216,15 @@ def person_corpora(
     if personal_corpus is not None:
         from nlpbias.studies.scoring.personal import load_posts
 
-        posts = list(load_posts(personal_corpus))
-        out["you"] = (posts[:max_posts] if max_posts else posts, None)
+        column = "text" if personal_column is None else personal_column
+        posts = load_posts(personal_corpus, column=column, encoding=personal_encoding)
+        posts = posts[:max_posts] if max_posts else posts
+        if len(posts) < 2:  # fine-tuning holds a tenth of the posts out for validation
+            raise ValueError(
+                f"personal posts: {str(personal_corpus)!r} gives 1 post (after cleaning and "
+                "max_posts); fine-tuning needs 2 at least (a few hundred make a usable model)"
+            )
+        out["you"] = (posts, None)
     if planted is not None:
         out["planted"] = (planted_posts(planted, random_state=random_state), None)
     if not out:
