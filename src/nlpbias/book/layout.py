@@ -1,0 +1,203 @@
+"""Does a page fit its column? What the browser measures, and what it means for the check.
+
+:mod:`nlpbias.book.headless` serves every HTML page with :data:`MEASURE_JS` added before
+``</body>``. In Chromium the script finds the content column (``article.bd-article`` in
+sphinx-book-theme, else ``main``), then writes what it measured as JSON into
+``<script id="nlpbias-layout">``, which ``--dump-dom`` returns with the page:
+
+- ``column``: the width of the column's content box, in CSS pixels;
+- ``code_chars``: how many monospace characters a line of a code cell can show before it is cut
+  off (the width the notebooks' code must be formatted to);
+- ``items``: each element that does not fit, with its ``kind`` (code, output, table, math, figure,
+  element), a short description, by how many pixels it is too wide, and whether it ``scrolls``
+  inside its own box (the rest of the page stays in the column) or sticks out of the column.
+
+:func:`layout_problems` turns that into one line per element a reader cannot read whole: anything
+sticking out of the column, and code or text output that only scrolls (a cut-off line of code).
+A table or a display equation that scrolls inside its own box is fine.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+__all__ = ["LAYOUT_ID", "MEASURE_JS", "inject_measurement", "layout_of", "layout_problems"]
+
+LAYOUT_ID = "nlpbias-layout"
+# Kinds whose content may scroll inside its own box: the rest of the page still fits.
+SCROLL_OK = frozenset({"table", "math"})
+
+MEASURE_JS = r"""
+<script>
+(function () {
+  "use strict";
+  // Content that is meant to stand out of the column (sphinx-book-theme's margin and full width).
+  var FREE = ".margin, aside, .sidebar, .full-width, .tag_margin, .tag_full-width, .popout";
+  function px(v) { return parseFloat(v) || 0; }
+  function clips(el) { return getComputedStyle(el).overflowX !== "visible"; }
+  function column() {
+    return document.querySelector("article.bd-article") || document.querySelector("main") ||
+      document.body;
+  }
+  function kind(el) {  // what the element is, or (for a scrolling box) what it holds
+    if (el.closest("table") || el.querySelector("table")) return "table";
+    if (el.closest(".cell_output, .output")) return "output";
+    if (el.closest(".cell_input, div.highlight, pre")) return "code";
+    if (el.closest("mjx-container, .math") || el.querySelector("mjx-container")) return "math";
+    if (el.closest("img, figure, svg")) return "figure";
+    return "element";
+  }
+  function longestLine(el) {
+    var lines = (el.textContent || "").split("\n"), best = "";
+    lines.forEach(function (l) { if (l.length > best.length) best = l; });
+    return best.trim();
+  }
+  function nth(selector, box, keep) {  // 1-based number of box among the page's boxes
+    var all = Array.prototype.slice.call(document.querySelectorAll(selector)).filter(keep);
+    return all.indexOf(box) + 1;
+  }
+  function describe(el, k) {
+    if (k === "table") {
+      var table = el.closest("table") || el.querySelector("table");
+      var heads = Array.prototype.slice.call(table.querySelectorAll("th")).slice(0, 4)
+        .map(function (h) { return h.textContent.trim(); }).filter(Boolean);
+      return "table " + nth("table", table, Boolean) +
+        (heads.length ? " (" + heads.join(", ") + ")" : "");
+    }
+    var line = JSON.stringify(longestLine(el).slice(0, 60));
+    if (k === "code") {
+      var code = el.closest("div.highlight") || el.querySelector("div.highlight") || el;
+      var cell = code.closest(".cell_input") ? "code cell " : "code block ";
+      return cell + nth("div.highlight", code, function (c) {
+        return !c.closest(".cell_output");
+      }) + " (" + line + ")";
+    }
+    if (k === "output") {
+      return "output " + nth(".cell_output", el.closest(".cell_output") || el, Boolean) +
+        " (" + line + ")";
+    }
+    var cls = (el.getAttribute("class") || "").split(/\s+/).filter(Boolean).slice(0, 2);
+    return k + " <" + el.tagName.toLowerCase() + (cls.length ? "." + cls.join(".") : "") + ">";
+  }
+  function codeChars(col) {
+    var pre = col.querySelector(".cell_input div.highlight pre") ||
+      col.querySelector("div.highlight pre");
+    if (!pre) return null;
+    var s = getComputedStyle(pre), probe = document.createElement("span");
+    probe.textContent = "0".repeat(200);
+    probe.style.whiteSpace = "pre";
+    pre.appendChild(probe);
+    var ch = probe.getBoundingClientRect().width / 200;
+    pre.removeChild(probe);
+    var room = pre.clientWidth - px(s.paddingLeft) - px(s.paddingRight);
+    return ch > 0 ? Math.floor(room / ch + 1e-6) : null;
+  }
+  function measure() {
+    var col = column(), s = getComputedStyle(col), r = col.getBoundingClientRect();
+    var width = col.clientWidth - px(s.paddingLeft) - px(s.paddingRight);
+    var right = r.left + col.clientLeft + px(s.paddingLeft) + width;
+    var items = [];
+    col.querySelectorAll("*").forEach(function (el) {
+      if (el.closest(FREE) || el.closest("script, style, .copybtn")) return;
+      var b = el.getBoundingClientRect();
+      if (b.width === 0 || b.height === 0) return;
+      var inBox = false;
+      for (var a = el.parentElement; a && a !== col; a = a.parentElement) {
+        if (clips(a)) { inBox = true; break; }
+      }
+      if (inBox) return;  // judged by the box that holds it
+      var k = kind(el);
+      var out = Math.round(b.right - right);
+      var parent = el.parentElement;
+      var parentOut = parent && parent !== col && parent.getBoundingClientRect().right > right + 1;
+      if (out > 1 && !parentOut) {
+        items.push({kind: k, what: describe(el, k), px: out, scrolls: false});
+      } else if (out <= 1 && clips(el) && el.scrollWidth > el.clientWidth + 1) {
+        items.push({kind: k, what: describe(el, k), px: el.scrollWidth - el.clientWidth,
+                    scrolls: true});
+      }
+    });
+    var node = document.getElementById("LAYOUT_ID");
+    if (!node) {
+      node = document.createElement("script");
+      node.type = "application/json";
+      node.id = "LAYOUT_ID";
+      document.body.appendChild(node);
+    }
+    node.textContent = JSON.stringify({column: Math.round(width), code_chars: codeChars(col),
+                                       items: items});
+  }
+  window.addEventListener("load", function () {
+    measure();
+    setInterval(measure, 400);  // again after MathJax and late layout changes
+  });
+})();
+</script>
+""".replace("LAYOUT_ID", LAYOUT_ID)
+
+
+def inject_measurement(html: bytes) -> bytes:
+    """``html`` with :data:`MEASURE_JS` inserted before its last ``</body>`` (else appended).
+
+    Examples
+    --------
+    >>> page = inject_measurement(b"<html><body><p>x</p></body></html>")
+    >>> page.index(b"nlpbias-layout") < page.index(b"</body>")
+    True
+    """
+    script = MEASURE_JS.encode()
+    at = html.lower().rfind(b"</body>")
+    return html + script if at < 0 else html[:at] + script + html[at:]
+
+
+def layout_of(soup) -> dict[str, Any] | None:
+    """What :data:`MEASURE_JS` wrote into a rendered page (``None`` when it did not run)."""
+    node = soup.find("script", id=LAYOUT_ID)
+    if node is None or not node.string:
+        return None
+    return json.loads(node.string)
+
+
+def layout_problems(page: str, layout: dict[str, Any]) -> list[str]:
+    """One line per element of ``page`` that a reader cannot see whole in the column.
+
+    Parameters
+    ----------
+    page : str
+        The page, relative to the site's root (named in each line).
+    layout : dict
+        What the browser measured (see :func:`layout_of`).
+
+    Returns
+    -------
+    list of str
+        E.g. ``'notebooks/pinned_auc.html: code cell 4 ("roc = ...") is cut off by 84 px: format
+        its lines to at most 88 characters'``.
+
+    Examples
+    --------
+    >>> layout_problems("a.html", {"column": 700, "items": [
+    ...     {"kind": "table", "what": "table 1 (x, y)", "px": 40, "scrolls": False},
+    ...     {"kind": "table", "what": "table 2", "px": 90, "scrolls": True}]})
+    ['a.html: table 1 (x, y) sticks out of the 700 px column by 40 px']
+    """
+    problems = []
+    width = layout.get("column")
+    for item in layout.get("items", []):
+        what, extra = _one_line(item["what"]), item["px"]
+        if not item["scrolls"]:
+            problems.append(f"{page}: {what} sticks out of the {width} px column by {extra} px")
+        elif item["kind"] not in SCROLL_OK:
+            fix = (
+                f": format its lines to at most {chars} characters"
+                if item["kind"] == "code" and (chars := layout.get("code_chars"))
+                else ""
+            )
+            problems.append(f"{page}: {what} is cut off by {extra} px{fix}")
+    return problems
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
