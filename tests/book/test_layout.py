@@ -58,7 +58,7 @@ def _check(tmp_path: Path, body: str, *, css: bool = False):
 
 @pytest.mark.slow  # launches Chromium twice, ~2 s each
 @needs_chromium
-def test_code_fits_up_to_the_measured_width_and_is_cut_off_one_character_later(
+def test_code_fits_up_to_the_measured_width_and_is_cut_off_one_character_later_even_folded(
     tmp_path: Path,
 ) -> None:
     report, row = _check(tmp_path, _code("x = 1"))
@@ -66,7 +66,8 @@ def test_code_fits_up_to_the_measured_width_and_is_cut_off_one_character_later(
     chars = int(row["code_chars"])
     assert 40 < chars < 80  # 588 px of 14 px monospace (about 8.4 px a character)
     fits, too_long = "a" * chars, "b" * (chars + 1)
-    report, row = _check(tmp_path, _code(fits) + _code(too_long))
+    folded = f"<details><summary>Show code</summary>{_code(too_long)}</details>"  # hide-input
+    report, row = _check(tmp_path, _code(fits) + folded)
     assert row["overflow"] == 1
     [problem] = report.problems
     assert re.fullmatch(

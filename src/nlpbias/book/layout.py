@@ -11,6 +11,7 @@ sphinx-book-theme, else ``main``), then writes what it measured as JSON into
 - ``items``: each element that does not fit, with its ``kind`` (code, output, table, math, figure,
   element), a short description, by how many pixels it is too wide, and whether it ``scrolls``
   inside its own box (the rest of the page stays in the column) or sticks out of the column.
+  Folded content (``<details>``: a "show code" toggle, a solution) is measured as if opened.
 
 :func:`layout_problems` turns that into one line per element a reader cannot read whole: anything
 sticking out of the column, and code or text output that only scrolls (a cut-off line of code).
@@ -95,6 +96,13 @@ MEASURE_JS = r"""
     return ch > 0 ? Math.floor(room / ch + 1e-6) : null;
   }
   function measure() {
+    // Folded content (a "show code" toggle, a solution's dropdown) is measured open, as the
+    // reader who opens it sees it; it is closed again before anything is painted.
+    var closed = Array.prototype.slice.call(document.querySelectorAll("details:not([open])"));
+    closed.forEach(function (d) { d.open = true; });
+    try { measureOpen(); } finally { closed.forEach(function (d) { d.open = false; }); }
+  }
+  function measureOpen() {
     var col = column(), s = getComputedStyle(col), r = col.getBoundingClientRect();
     var width = col.clientWidth - px(s.paddingLeft) - px(s.paddingRight);
     var right = r.left + col.clientLeft + px(s.paddingLeft) + width;
