@@ -67,14 +67,22 @@ def test_code_fits_up_to_the_measured_width_and_is_cut_off_one_character_later_e
     assert 40 < chars < 80  # 588 px of 14 px monospace (about 8.4 px a character)
     fits, too_long = "a" * chars, "b" * (chars + 1)
     folded = f"<details><summary>Show code</summary>{_code(too_long)}</details>"  # hide-input
-    report, row = _check(tmp_path, _code(fits) + folded)
-    assert row["overflow"] == 1
-    [problem] = report.problems
+    words = "w " * 400
+    hidden = (
+        '<div class="note" style="overflow: hidden">'
+        f'<p style="white-space: nowrap">{words}</p></div>'
+    )
+    report, row = _check(tmp_path, _code(fits) + folded + hidden)
+    assert row["overflow"] == 2
+    code, box = report.problems
     assert re.fullmatch(
         rf'index\.html: code cell 2 \("b{{60}}"\) is cut off by \d+ px: format its lines to at '
         rf"most {chars} characters",
-        problem,
-    ), problem
+        code,
+    ), code
+    assert re.fullmatch(
+        r"index\.html: element <div\.note> is cut off by \d+ px \(its box hides the rest\)", box
+    ), box
 
 
 @pytest.mark.slow  # launches Chromium twice, ~2 s each
@@ -92,7 +100,7 @@ def test_a_wide_table_sticks_out_of_the_column_unless_the_book_css_boxes_it(
     ), problem
     report, row = _check(tmp_path, _table(12), css=True)  # book/_static/nlpbias.css
     assert report.ok, report.problems
-    assert row["overflow"] == 0
+    assert row["overflow"] == 0 and row["scrolls"] == 1
 
 
 def test_measurement_is_injected_before_the_body_ends_and_read_back() -> None:
@@ -116,4 +124,11 @@ def test_only_what_a_reader_cannot_see_whole_is_a_problem() -> None:
         'p.html: output 2 ("long line") is cut off by 30 px',
         "p.html: figure <img> sticks out of the 700 px column by 300 px",
         'p.html: code cell 3 ("x") is cut off by 8 px: format its lines to at most 88 characters',
+    ]
+
+
+def test_a_box_that_hides_its_content_is_a_problem_whatever_it_holds() -> None:
+    items = [{"kind": "table", "what": "table 2", "px": 50, "scrolls": False, "hides": True}]
+    assert layout_problems("p.html", {"column": 700, "items": items}) == [
+        "p.html: table 2 is cut off by 50 px (its box hides the rest)"
     ]

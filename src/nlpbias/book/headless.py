@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from nlpbias.book.layout import inject_measurement, layout_of, layout_problems
+from nlpbias.book.layout import inject_measurement, layout_of, layout_problems, scrolling
 from nlpbias.book.site import (
     Site,
     SiteCheckError,
@@ -169,8 +169,8 @@ def browser_checks(
         Every page, relative to ``site.root``.
     rows : dict
         The static-check row of each page (see :func:`nlpbias.book.sitecheck.check_site`), updated
-        in place with loads, raw_tex, mathjax, overflow, code_chars and screenshot as the browser
-        sees them.
+        in place with loads, raw_tex, mathjax, overflow, scrolls, code_chars and screenshot as the
+        browser sees them.
     math_pages : set of str
         Pages with math: they must carry MathJax output.
     exe : str
@@ -259,6 +259,7 @@ def _browser_row(
     else:
         found = layout_problems(page, layout)
         row["overflow"], row["code_chars"] = len(found), layout.get("code_chars")
+        row["scrolls"] = scrolling(layout)
         problems += found
     results = soup.select("#search-results ul.search li, ul.search li")
     return problems, len(results)

@@ -9,13 +9,16 @@ sphinx-book-theme, else ``main``), then writes what it measured as JSON into
 - ``code_chars``: how many monospace characters a line of a code cell can show before it is cut
   off (the width the notebooks' code must be formatted to);
 - ``items``: each element that does not fit, with its ``kind`` (code, output, table, math, figure,
-  element), a short description, by how many pixels it is too wide, and whether it ``scrolls``
-  inside its own box (the rest of the page stays in the column) or sticks out of the column.
-  Folded content (``<details>``: a "show code" toggle, a solution) is measured as if opened.
+  element), a short description, by how many pixels it is too wide, and how: its content is
+  wider than its own box, which ``scrolls`` sideways or ``hides`` the rest, or (neither) the
+  element sticks out of the column. Folded content (``<details>``: a "show code" toggle, a
+  solution) is measured as if opened; MathJax's hidden copy of each formula for screen readers
+  is left out.
 
 :func:`layout_problems` turns that into one line per element a reader cannot read whole: anything
-sticking out of the column, and code or text output that only scrolls (a cut-off line of code).
-A table or a display equation that scrolls inside its own box is fine.
+sticking out of the column, any box that hides part of its content, and code or text output that
+only scrolls (a cut-off line of code). A table or a display equation that scrolls inside its own
+box is fine.
 """
 
 from __future__ import annotations
@@ -24,7 +27,14 @@ import json
 import re
 from typing import Any
 
-__all__ = ["LAYOUT_ID", "MEASURE_JS", "inject_measurement", "layout_of", "layout_problems"]
+__all__ = [
+    "LAYOUT_ID",
+    "MEASURE_JS",
+    "inject_measurement",
+    "layout_of",
+    "layout_problems",
+    "scrolling",
+]
 
 LAYOUT_ID = "nlpbias-layout"
 # Kinds whose content may scroll inside its own box: the rest of the page still fits.
@@ -37,7 +47,10 @@ MEASURE_JS = r"""
   // Content that is meant to stand out of the column (sphinx-book-theme's margin and full width).
   var FREE = ".margin, aside, .sidebar, .full-width, .tag_margin, .tag_full-width, .popout";
   function px(v) { return parseFloat(v) || 0; }
-  function clips(el) { return getComputedStyle(el).overflowX !== "visible"; }
+  function clips(el) {  // overflow does not apply to inline boxes (their clientWidth is 0)
+    var s = getComputedStyle(el);
+    return s.overflowX !== "visible" && s.display !== "inline";
+  }
   function column() {
     return document.querySelector("article.bd-article") || document.querySelector("main") ||
       document.body;
@@ -97,10 +110,19 @@ MEASURE_JS = r"""
   }
   function measure() {
     // Folded content (a "show code" toggle, a solution's dropdown) is measured open, as the
-    // reader who opens it sees it; it is closed again before anything is painted.
+    // reader who opens it sees it. MathJax's copy of each formula for screen readers
+    // (mjx-assistive-mml: clipped, never seen) is left out: it widens its formula's scroll
+    // width. Both are put back before anything is painted.
     var closed = Array.prototype.slice.call(document.querySelectorAll("details:not([open])"));
+    var unseen = Array.prototype.slice.call(document.querySelectorAll("mjx-assistive-mml"));
     closed.forEach(function (d) { d.open = true; });
-    try { measureOpen(); } finally { closed.forEach(function (d) { d.open = false; }); }
+    unseen.forEach(function (m) { m.style.setProperty("display", "none", "important"); });
+    try {
+      measureOpen();
+    } finally {
+      closed.forEach(function (d) { d.open = false; });
+      unseen.forEach(function (m) { m.style.removeProperty("display"); });
+    }
   }
   function measureOpen() {
     var col = column(), s = getComputedStyle(col), r = col.getBoundingClientRect();
@@ -111,21 +133,21 @@ MEASURE_JS = r"""
       if (el.closest(FREE) || el.closest("script, style, .copybtn")) return;
       var b = el.getBoundingClientRect();
       if (b.width === 0 || b.height === 0) return;
-      var inBox = false;
-      for (var a = el.parentElement; a && a !== col; a = a.parentElement) {
-        if (clips(a)) { inBox = true; break; }
-      }
-      if (inBox) return;  // judged by the box that holds it
-      var k = kind(el);
-      var out = Math.round(b.right - right);
-      var parent = el.parentElement;
-      var parentOut = parent && parent !== col && parent.getBoundingClientRect().right > right + 1;
-      if (out > 1 && !parentOut) {
-        items.push({kind: k, what: describe(el, k), px: out, scrolls: false});
-      } else if (out <= 1 && clips(el) && el.scrollWidth > el.clientWidth + 1) {
+      // 1. A box whose content is wider than itself: it scrolls, or it hides the rest.
+      if (clips(el) && el.scrollWidth > el.clientWidth + 1) {
+        var k = kind(el), scrolls = /auto|scroll/.test(getComputedStyle(el).overflowX);
         items.push({kind: k, what: describe(el, k), px: el.scrollWidth - el.clientWidth,
-                    scrolls: true});
+                    scrolls: scrolls, hides: !scrolls});
       }
+      // 2. An element that sticks out of the column (reported once: its outermost box).
+      var out = Math.round(b.right - right);
+      if (out <= 1) return;
+      for (var a = el.parentElement; a && a !== col; a = a.parentElement) {
+        if (clips(a)) return;  // the box that holds it scrolls or hides it: see 1.
+        if (a.getBoundingClientRect().right > right + 1) return;  // reported with a
+      }
+      var k2 = kind(el);
+      items.push({kind: k2, what: describe(el, k2), px: out, scrolls: false, hides: false});
     });
     var node = document.getElementById("LAYOUT_ID");
     if (!node) {
@@ -195,7 +217,9 @@ def layout_problems(page: str, layout: dict[str, Any]) -> list[str]:
     width = layout.get("column")
     for item in layout.get("items", []):
         what, extra = _one_line(item["what"]), item["px"]
-        if not item["scrolls"]:
+        if item.get("hides"):
+            problems.append(f"{page}: {what} is cut off by {extra} px (its box hides the rest)")
+        elif not item["scrolls"]:
             problems.append(f"{page}: {what} sticks out of the {width} px column by {extra} px")
         elif item["kind"] not in SCROLL_OK:
             fix = (
@@ -205,6 +229,11 @@ def layout_problems(page: str, layout: dict[str, Any]) -> list[str]:
             )
             problems.append(f"{page}: {what} is cut off by {extra} px{fix}")
     return problems
+
+
+def scrolling(layout: dict[str, Any]) -> int:
+    """How many tables and equations scroll sideways inside their own box (allowed, counted)."""
+    return sum(1 for i in layout.get("items", []) if i["scrolls"] and i["kind"] in SCROLL_OK)
 
 
 def _one_line(text: str) -> str:

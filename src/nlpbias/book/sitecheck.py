@@ -45,6 +45,7 @@ COLUMNS = [
     "mathjax",
     "warnings",
     "overflow",
+    "scrolls",
     "code_chars",
     "screenshot",
 ]
@@ -92,6 +93,7 @@ def _static_row(site: Site, page: str) -> tuple[dict, list[str], bool]:
         "mathjax": pd.NA,
         "warnings": pd.NA,
         "overflow": pd.NA,
+        "scrolls": pd.NA,
         "code_chars": pd.NA,
         "screenshot": "",
     }
@@ -168,8 +170,9 @@ def check_site(
         pages without math or without a browser), warnings (cell outputs that show a Python
         warning or traceback), overflow (elements a reader cannot see whole in the content
         column: sticking out of it, or code cut off inside its box; NA without a browser),
-        code_chars (monospace characters a code line may have in the column; NA without a
-        browser or code), screenshot; ``problems``: one line each.
+        scrolls (tables and equations wider than the column that scroll inside their own box,
+        which is allowed), code_chars (monospace characters a code line may have in the column;
+        NA without a browser or code), screenshot; ``problems``: one line each.
 
     Examples
     --------
@@ -218,7 +221,7 @@ def check_site(
     table = pd.DataFrame(list(rows.values()), columns=COLUMNS)
     table["raw_tex"] = table["raw_tex"].astype("Int64")
     table["mathjax"] = table["mathjax"].astype("boolean")
-    for column in ("warnings", "overflow", "code_chars"):
+    for column in ("warnings", "overflow", "scrolls", "code_chars"):
         table[column] = table[column].astype("Int64")
     report = SiteReport(site.root, table, problems, exe, search_hits)
     if strict and not report.ok:
