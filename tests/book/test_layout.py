@@ -66,7 +66,10 @@ def test_code_fits_up_to_the_measured_width_and_is_cut_off_one_character_later_e
     chars = int(row["code_chars"])
     assert 40 < chars < 80  # 588 px of 14 px monospace (about 8.4 px a character)
     fits, too_long = "a" * chars, "b" * (chars + 1)
-    folded = f"<details><summary>Show code</summary>{_code(too_long)}</details>"  # hide-input
+    # folded (hide-input) and indented, like a solution's dropdown: the box is narrower
+    folded = (
+        f'<details style="padding: 0 40px"><summary>Show code</summary>{_code(too_long)}</details>'
+    )
     words = "w " * 400
     hidden = (
         '<div class="note" style="overflow: hidden">'
@@ -75,11 +78,13 @@ def test_code_fits_up_to_the_measured_width_and_is_cut_off_one_character_later_e
     report, row = _check(tmp_path, _code(fits) + folded + hidden)
     assert row["overflow"] == 2
     code, box = report.problems
-    assert re.fullmatch(
-        rf'index\.html: code cell 2 \("b{{60}}"\) is cut off by \d+ px: format its lines to at '
-        rf"most {chars} characters",
+    found = re.fullmatch(
+        r'index\.html: code cell 2 \("b{60}"\) is cut off by \d+ px: format its lines to at '
+        r"most (\d+) characters",
         code,
-    ), code
+    )
+    assert found, code
+    assert chars - 11 <= int(found.group(1)) <= chars - 8  # 80 px less room: 9 or 10 characters
     assert re.fullmatch(
         r"index\.html: element <div\.note> is cut off by \d+ px \(its box hides the rest\)", box
     ), box
@@ -118,12 +123,14 @@ def test_only_what_a_reader_cannot_see_whole_is_a_problem() -> None:
         {"kind": "output", "what": 'output 2 ("long  line")', "px": 30, "scrolls": True},
         {"kind": "figure", "what": "figure <img>", "px": 300, "scrolls": False},
         {"kind": "code", "what": 'code cell 3 ("x")', "px": 8, "scrolls": True},
+        {"kind": "code", "what": 'code cell 4 ("y")', "px": 8, "scrolls": True, "chars": 70},
     ]
     layout = {"column": 700, "code_chars": 88, "items": items}
     assert layout_problems("p.html", layout) == [
         'p.html: output 2 ("long line") is cut off by 30 px',
         "p.html: figure <img> sticks out of the 700 px column by 300 px",
         'p.html: code cell 3 ("x") is cut off by 8 px: format its lines to at most 88 characters',
+        'p.html: code cell 4 ("y") is cut off by 8 px: format its lines to at most 70 characters',
     ]
 
 

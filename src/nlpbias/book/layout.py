@@ -7,7 +7,8 @@ sphinx-book-theme, else ``main``), then writes what it measured as JSON into
 
 - ``column``: the width of the column's content box, in CSS pixels;
 - ``code_chars``: how many monospace characters a line of a code cell can show before it is cut
-  off (the width the notebooks' code must be formatted to);
+  off (the width the notebooks' code must be formatted to; a cut-off code box also carries its
+  own ``chars``, fewer in an indented box such as a solution's dropdown);
 - ``items``: each element that does not fit, with its ``kind`` (code, output, table, math, figure,
   element), a short description, by how many pixels it is too wide, and how: its content is
   wider than its own box, which ``scrolls`` sideways or ``hides`` the rest, or (neither) the
@@ -95,10 +96,7 @@ MEASURE_JS = r"""
     var cls = (el.getAttribute("class") || "").split(/\s+/).filter(Boolean).slice(0, 2);
     return k + " <" + el.tagName.toLowerCase() + (cls.length ? "." + cls.join(".") : "") + ">";
   }
-  function codeChars(col) {
-    var pre = col.querySelector(".cell_input div.highlight pre") ||
-      col.querySelector("div.highlight pre");
-    if (!pre) return null;
+  function charsIn(pre) {  // monospace characters a line of this <pre> shows without scrolling
     var s = getComputedStyle(pre), probe = document.createElement("span");
     probe.textContent = "0".repeat(200);
     probe.style.whiteSpace = "pre";
@@ -107,6 +105,11 @@ MEASURE_JS = r"""
     pre.removeChild(probe);
     var room = pre.clientWidth - px(s.paddingLeft) - px(s.paddingRight);
     return ch > 0 ? Math.floor(room / ch + 1e-6) : null;
+  }
+  function codeChars(col) {  // ... in the column: the first code cell's (or code block's) <pre>
+    var pre = col.querySelector(".cell_input div.highlight pre") ||
+      col.querySelector("div.highlight pre");
+    return pre ? charsIn(pre) : null;
   }
   function measure() {
     // Folded content (a "show code" toggle, a solution's dropdown) is measured open, as the
@@ -136,8 +139,11 @@ MEASURE_JS = r"""
       // 1. A box whose content is wider than itself: it scrolls, or it hides the rest.
       if (clips(el) && el.scrollWidth > el.clientWidth + 1) {
         var k = kind(el), scrolls = /auto|scroll/.test(getComputedStyle(el).overflowX);
-        items.push({kind: k, what: describe(el, k), px: el.scrollWidth - el.clientWidth,
-                    scrolls: scrolls, hides: !scrolls});
+        var item = {kind: k, what: describe(el, k), px: el.scrollWidth - el.clientWidth,
+                    scrolls: scrolls, hides: !scrolls};
+        var pre = el.tagName === "PRE" ? el : el.querySelector("pre");
+        if (k === "code" && pre) item.chars = charsIn(pre);  // a box in a dropdown is narrower
+        items.push(item);
       }
       // 2. An element that sticks out of the column (reported once: its outermost box).
       var out = Math.round(b.right - right);
@@ -222,9 +228,10 @@ def layout_problems(page: str, layout: dict[str, Any]) -> list[str]:
         elif not item["scrolls"]:
             problems.append(f"{page}: {what} sticks out of the {width} px column by {extra} px")
         elif item["kind"] not in SCROLL_OK:
+            chars = item.get("chars") or layout.get("code_chars")
             fix = (
                 f": format its lines to at most {chars} characters"
-                if item["kind"] == "code" and (chars := layout.get("code_chars"))
+                if item["kind"] == "code" and chars
                 else ""
             )
             problems.append(f"{page}: {what} is cut off by {extra} px{fix}")
