@@ -7,6 +7,8 @@ VENV    ?= .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.nlpbias-installed
 PROFILE ?= demo
+# The repository the book links to (repository, issues, Binder and Colab buttons); empty: none.
+REPOSITORY_URL ?= $(NLPBIAS_REPOSITORY_URL)
 MATHJAX_VERSION := 3.2.2
 MATHJAX := book/_static/mathjax/tex-mml-chtml.js
 
@@ -14,7 +16,9 @@ MATHJAX := book/_static/mathjax/tex-mml-chtml.js
 
 help:
 	@echo "make book     run every notebook on PROFILE=$(PROFILE) and build _build/html"
-	@echo "make check-site  the built book in headless chromium: pages, links, images, MathJax, search"
+	@echo "              REPOSITORY_URL=https://github.com/OWNER/REPO adds repository and launch buttons"
+	@echo "make check-site  the built book in headless chromium: pages, links, images, MathJax, search,"
+	@echo "              code and tables that fit the column, no warnings in outputs"
 	@echo "make test     lint + unit tests + every notebook on 'smoke' + book build with -W"
 	@echo "make lab      JupyterLab on notebooks/"
 	@echo "make run STUDY=data PROFILE=demo   run one notebook"
@@ -35,7 +39,7 @@ $(MATHJAX):
 	bash tools/fetch_mathjax.sh $(MATHJAX_VERSION) book/_static/mathjax
 
 book: $(STAMP) $(MATHJAX)
-	$(BIN)/nlpbias book --profile $(PROFILE)
+	NLPBIAS_REPOSITORY_URL="$(REPOSITORY_URL)" $(BIN)/nlpbias book --profile $(PROFILE)
 	@echo "open _build/html/index.html"
 
 # Reads _build/html as a reader's browser does; screenshots of every chapter in _build/screenshots.

@@ -264,3 +264,53 @@ def test_inline_data_images_are_decoded(tmp_path: Path) -> None:
         "book/intro.html: inline image (cannot be decoded: UnidentifiedImageError)"
     ]
     assert report.pages.set_index("page").loc["book/intro.html", "images"] == 3
+
+
+def _output(kind: str, text: str) -> str:
+    return (
+        f'<div class="cell"><div class="cell_output"><div class="output {kind}">'
+        f'<div class="highlight"><pre>{text}</pre></div></div></div></div>'
+    )
+
+
+@pytest.mark.parametrize(
+    ("output", "shown"),
+    [
+        (
+            _output(
+                "stderr",
+                ".venv/lib/python3.11/site-packages/tqdm/auto.py:21: TqdmWarning: IProgress not "
+                "found. Please update jupyter and ipywidgets.\n  from .autonotebook import tqdm",
+            ),
+            "'TqdmWarning: IProgress not found. Please update jupyter and ipywidgets.'",
+        ),
+        (_output("stream", "x.py:3: UserWarning: few words"), "'UserWarning: few words'"),
+        (
+            _output("traceback", "Traceback (most recent call last):\n  File ...\nKeyError: 'a'"),
+            "'Traceback (most recent call last):'",
+        ),
+        (_output("stderr", "WARNING:nlpbias:no GPU"), "'WARNING:nlpbias:no GPU'"),
+        (_output("error", "ValueError: bad"), "'ValueError: bad'"),
+    ],
+    ids=["tqdm-stderr", "user-warning-stdout", "traceback", "logged-warning", "error"],
+)
+def test_an_output_with_a_warning_or_traceback_fails_the_page(
+    tmp_path: Path, output: str, shown: str
+) -> None:
+    fine = _output("stream", "10 words, 3 groups") + _output("stderr", "loading 3 files")
+    html = _site(tmp_path, intro=fine + output)
+    report = check_site(html, browser=None)
+    assert report.problems == [
+        f"book/intro.html: output 3 shows {shown} (a reader must not see it: fix it at its source)"
+    ]
+    assert report.pages.set_index("page")["warnings"].tolist() == [1, 0, 0, 0]
+
+
+def test_prose_and_code_that_mention_warnings_are_not_outputs(tmp_path: Path) -> None:
+    prose = (
+        "<p>A <code>UserWarning: x</code> or a Traceback (most recent call last) in prose.</p>"
+        '<div class="cell"><div class="cell_input"><div class="highlight"><pre>'
+        'warnings.warn("UserWarning: x")</pre></div></div></div>'
+    )
+    report = check_site(_site(tmp_path, intro=prose), browser=None)
+    assert report.ok, report.problems

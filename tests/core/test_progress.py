@@ -31,3 +31,38 @@ def test_weat_table_prints_no_bar_when_disabled_by_env(monkeypatch, capsys) -> N
     q = Query((["a", "b"], ["c", "d"]), (["x"], ["y"]), name="q")
     weat_table([q], emb, n_bootstrap=0, progress=True)
     assert "WEAT" not in capsys.readouterr().err
+
+
+IN_A_KERNEL = """
+import sys, warnings
+import ipykernel.zmqshell  # what tqdm.autonotebook takes for a Jupyter kernel
+warnings.simplefilter("always")
+with warnings.catch_warnings(record=True) as seen:
+    {first}
+    from transformers.utils import logging  # imports tqdm.auto, as loading a model does
+print(any("IProgress not found" in str(w.message) for w in seen))
+"""
+
+
+@pytest.mark.parametrize(
+    ("first", "expected"),
+    [("pass", "True"), ("import nlpbias.core.progress", "False")],
+    ids=["without-nlpbias", "after-nlpbias"],
+)
+def test_loading_transformers_in_a_kernel_gives_no_tqdm_warning_after_nlpbias(
+    first: str, expected: str
+) -> None:
+    """The scoring chapter's TqdmWarning: gone once nlpbias.core.progress is imported."""
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+
+    if importlib.util.find_spec("ipywidgets") is not None:
+        pytest.skip("ipywidgets is installed: tqdm.auto has its widget bar and never warns")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    code = IN_A_KERNEL.format(first=first)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert out.stdout.strip() == expected

@@ -5,22 +5,33 @@ source tree under ``_build/src`` that mirrors the repository — ``book/``, ``_c
 ``_toc.yml`` and ``notebooks/<name>.ipynb`` — but with each notebook replaced by its executed copy
 from ``_build/notebooks``. Page paths therefore match the repository (the Binder and repository
 buttons point at the real notebooks), and the HTML goes to ``_build/html``.
+
+The repository's address comes from one setting, ``$NLPBIAS_REPOSITORY_URL`` (``make book
+REPOSITORY_URL=...``): :func:`repository_settings` adds the repository, issues and launch
+(Binder, Colab) buttons to the assembled ``_config.yml`` when it is set, and none without it.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import re
 import shutil
 import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from nlpbias.book import runlog, runner
 
 log = logging.getLogger(__name__)
 MATHJAX = Path("book") / "_static" / "mathjax" / "tex-mml-chtml.js"
+REPOSITORY_ENV = "NLPBIAS_REPOSITORY_URL"
+BINDER = "https://mybinder.org"
+COLAB = "https://colab.research.google.com"
+_REPOSITORY = re.compile(r"^(https?://[^/\s]+)/([^/\s]+)/([^/\s]+?)(?:\.git)?(?:/tree/(\S+))?/?$")
 
 
 class BookError(runner.RunnerError):
@@ -48,6 +59,7 @@ def assemble(root: Path, executed_dir: Path | None = None) -> Path:
     shutil.copytree(root / "book", src / "book")
     for name in ("_config.yml", "_toc.yml"):
         shutil.copy2(root / name, src / name)
+    write_repository_config(src / "_config.yml", os.environ.get(REPOSITORY_ENV))
     config = runner.load_config(root)
     for study, entry in config["studies"].items():
         executed = executed_dir / entry["notebook"]
@@ -59,6 +71,81 @@ def assemble(root: Path, executed_dir: Path | None = None) -> Path:
         _check_executed(study, executed)
         shutil.copy2(executed, src / "notebooks" / entry["notebook"])
     return src
+
+
+def repository_settings(url: str | None) -> dict[str, Any]:
+    """The ``_config.yml`` settings that link the book to its repository (none without ``url``).
+
+    Parameters
+    ----------
+    url : str or None
+        The repository's web address, ``https://HOST/OWNER/REPO`` (a trailing ``.git`` is
+        dropped; ``.../tree/BRANCH`` picks the branch, default ``main``). ``None`` or ``""``: the
+        book gets no repository, issues or launch buttons.
+
+    Returns
+    -------
+    dict
+        ``repository``, ``launch_buttons`` and ``html`` entries to merge into the configuration:
+        with a URL, the repository and issues buttons and the Binder launch button (plus Colab
+        on github.com); without one, all of them off.
+
+    Raises
+    ------
+    BookError
+        When ``url`` is not a repository address (one line naming it and the fix).
+
+    Examples
+    --------
+    >>> repository_settings(None)["html"]
+    {'use_repository_button': False, 'use_issues_button': False, 'use_edit_page_button': False}
+    >>> repository_settings("https://github.com/me/book/tree/pages")["repository"]
+    {'url': 'https://github.com/me/book', 'path_to_book': '', 'branch': 'pages'}
+    """
+    buttons = ("use_repository_button", "use_issues_button", "use_edit_page_button")
+    url = (url or "").strip()
+    if not url:
+        return {
+            "launch_buttons": {"binderhub_url": "", "colab_url": ""},
+            "html": dict.fromkeys(buttons, False),
+        }
+    match = _REPOSITORY.match(url)
+    if match is None:
+        raise BookError(
+            f"{REPOSITORY_ENV}={url!r} is not a repository address: set it to "
+            "https://github.com/OWNER/REPO (optionally .../tree/BRANCH), or leave it unset for a "
+            "book without repository and launch buttons"
+        )
+    host, owner, repo, branch = match.groups()
+    launch = {"binderhub_url": BINDER, "colab_url": COLAB if host == "https://github.com" else ""}
+    return {
+        "repository": {
+            "url": f"{host}/{owner}/{repo}",
+            "path_to_book": "",
+            "branch": branch or "main",
+        },
+        "launch_buttons": launch,
+        "html": {
+            "use_repository_button": True,
+            "use_issues_button": True,
+            "use_edit_page_button": False,
+        },
+    }
+
+
+def write_repository_config(config_file: Path, url: str | None) -> dict[str, Any]:
+    """Merge :func:`repository_settings` of ``url`` into the YAML ``config_file``; return it.
+
+    Only the assembled copy under ``_build/src`` is written: the project's ``_config.yml`` holds
+    no address, so a build without the setting has no repository or launch buttons.
+    """
+    import yaml
+
+    config = yaml.safe_load(Path(config_file).read_text(encoding="utf-8")) or {}
+    for key, value in repository_settings(url).items():
+        config[key] = {**(config.get(key) or {}), **value} if isinstance(value, dict) else value
+    Path(config_file).write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    return config
 
 
 def _check_executed(study: str, executed: Path) -> None:

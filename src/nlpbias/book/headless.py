@@ -2,8 +2,9 @@
 
 The site is served over HTTP on 127.0.0.1 and each page opened with the Chromium command line (no
 driver): ``--dump-dom`` gives the DOM after the scripts ran (MathJax, search), ``--screenshot`` a
-PNG of each chapter. The site model and the page helpers (parsing, raw TeX, image decoding) come
-from :mod:`nlpbias.book.site`.
+PNG of each chapter. Each page is served with the layout measurement of :mod:`nlpbias.book.layout`
+added, so the DOM also says what does not fit the content column. The site model and the page
+helpers (parsing, raw TeX, image decoding) come from :mod:`nlpbias.book.site`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from nlpbias.book.layout import inject_measurement, layout_of, layout_problems, scrolling
 from nlpbias.book.site import (
     Site,
     SiteCheckError,
@@ -62,8 +64,22 @@ def _page_name(page: str) -> str:
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
+    """Serves the site as it is, except that each HTML page carries the layout measurement."""
+
     def log_message(self, format: str, *args) -> None:  # noqa: A002 (the base class's name)
         pass
+
+    def do_GET(self) -> None:
+        path = Path(self.translate_path(self.path))
+        if path.suffix != ".html" or not path.is_file():
+            super().do_GET()
+            return
+        body = inject_measurement(path.read_bytes())
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def log_request(self, code="-", size="-") -> None:
         self.server.requests.append((self.path, int(getattr(code, "value", code) or 0)))
@@ -153,7 +169,8 @@ def browser_checks(
         Every page, relative to ``site.root``.
     rows : dict
         The static-check row of each page (see :func:`nlpbias.book.sitecheck.check_site`), updated
-        in place with loads, raw_tex, mathjax and screenshot as the browser sees them.
+        in place with loads, raw_tex, mathjax, overflow, scrolls, code_chars and screenshot as the
+        browser sees them.
     math_pages : set of str
         Pages with math: they must carry MathJax output.
     exe : str
@@ -236,5 +253,13 @@ def _browser_row(
         row["screenshot"] = str(shot) if problem is None else ""
         if problem:
             problems.append(f"{page}: screenshot {shot.name} {problem}")
+    layout = layout_of(soup)
+    if layout is None:
+        problems.append(f"{page}: the layout was not measured (did the page's scripts run?)")
+    else:
+        found = layout_problems(page, layout)
+        row["overflow"], row["code_chars"] = len(found), layout.get("code_chars")
+        row["scrolls"] = scrolling(layout)
+        problems += found
     results = soup.select("#search-results ul.search li, ul.search li")
     return problems, len(results)
