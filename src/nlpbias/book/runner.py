@@ -358,8 +358,10 @@ def _execute(
     import nbformat
     import papermill
 
+    from nlpbias.book.injected import use_book_translator
     from nlpbias.book.kernel import QuietKernelManager
 
+    use_book_translator(KERNEL)  # the injected parameters fit the book's column
     running = output.with_suffix(".running.ipynb")
     failed = output.with_suffix(".failed.ipynb")
     running.unlink(missing_ok=True)
