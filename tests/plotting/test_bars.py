@@ -137,3 +137,51 @@ def test_barh_names_each_part_of_a_joined_row_label() -> None:
     assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == [
         "coref: WEAT, extracted word sets"
     ]
+
+
+def _row_of_text(fig, text: str) -> str:  # noqa: ANN001 -- a matplotlib Figure
+    """The y tick label nearest the text's anchor."""
+    ax = fig.axes[0]
+    (note,) = [t for t in ax.texts if t.get_text() == text]
+    ticks = ax.get_yticks()
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    return labels[int(abs(ticks - note.xy[1]).argmin())]
+
+
+def test_barh_writes_the_value_of_bars_too_short_to_see_and_na_for_missing() -> None:
+    # LOGAN's rows per group on paper: 2 'unknown' rows among 4,000 draw no visible bar
+    df = pd.DataFrame({"g": ["a", "b", "c", "d"], "n": [4000.0, float("nan"), 0.0, 2.0]})
+    fig = plotting.barh(df, x="n", y="g")
+    assert sorted(t.get_text() for t in fig.axes[0].texts) == ["0", "2", "n/a"]
+    assert _row_of_text(fig, "n/a") == "b"
+    assert _row_of_text(fig, "0") == "c"
+    assert _row_of_text(fig, "2") == "d"
+    long_bars = plotting.barh(df.iloc[[0]], x="n", y="g")
+    assert len(long_bars.axes[0].texts) == 0  # a visible bar carries no text
+
+
+def test_barh_value_text_of_a_dodged_bar_sits_at_its_own_bar() -> None:
+    df = pd.DataFrame(
+        {"row": ["r1", "r1", "r2", "r2"], "kind": ["k1", "k2", "k1", "k2"],
+         "v": [1.0, float("nan"), 0.0, 2.0]}
+    )  # fmt: skip
+    fig = plotting.barh(df, x="v", y="row", hue="kind")
+    drawn = bars(fig.axes[0]).set_index(["label", "hue"])
+    centre = (drawn["low"] + drawn["high"]) / 2
+    notes = {t.get_text(): t.xy[1] for t in fig.axes[0].texts}
+    assert notes["0"] == pytest.approx(centre[("r2", "k1")])  # on the zero bar itself
+    # the missing k2 bar of r1: the other half of r1 from its k1 bar, same offset as in r2
+    assert notes["n/a"] == pytest.approx(centre[("r2", "k2")] - 1.0)
+    assert notes["n/a"] != pytest.approx(centre[("r1", "k1")])
+
+
+def test_paired_barh_percent_ticks_do_not_run_into_each_other() -> None:
+    # the identity-term figure on paper: shares up to 1.5 %, ticks 0.00% … 1.50% collided
+    terms = [f"term {i}" for i in range(10)]
+    df = pd.DataFrame(
+        {"term": terms, "toxic": [0.0005 + 0.0015 * i for i in range(10)],
+         "all": [0.0004 + 0.0014 * i for i in range(10)]}
+    )  # fmt: skip
+    fig = plotting.paired_barh(df, y="term", x=["toxic", "all"], by=None)
+    assert_panel_texts_apart(fig)
+    assert len(fig.axes[0].get_xticks()) <= 7

@@ -16,7 +16,7 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, NullFormatter, PercentFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter, PercentFormatter
 
 from nlpbias.plotting.labels import Names, relabel
 from nlpbias.plotting.style import (
@@ -51,6 +51,42 @@ def _plain_log_axis(ax: Axes, values: pd.Series) -> None:
     ax.xaxis.set_minor_formatter(NullFormatter())
 
 
+def _value_text(value: float, percent: bool) -> str:
+    if not np.isfinite(value):
+        return "n/a"
+    if value == 0:
+        return "0"
+    if percent:
+        return f"{value:.2%}"
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:.2g}"
+
+
+def _label_unseen_bars(
+    ax: Axes, values: np.ndarray, positions: np.ndarray, *, percent: bool, log: bool
+) -> None:
+    """Write the value beside each bar too short to see, and "n/a" where there is no value.
+
+    A bar of 0, of 2 rows among 4,000, or of a missing value draws (almost) nothing, so a reader
+    cannot tell it from a row the figure forgot. Such rows carry their value as text at the
+    bar's end (a missing value at the axis origin).
+    """
+    lo, hi = ax.get_xlim()
+    origin = lo if log else 0.0
+    for value, pos in zip(values, positions, strict=True):
+        if np.isfinite(value) and (log or abs(value) >= 0.01 * (hi - lo)):
+            continue
+        end = value if np.isfinite(value) else origin
+        ax.annotate(
+            _value_text(value, percent),
+            (end, pos),
+            xytext=(3, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize="x-small",
+            color="0.3",
+        )
+
+
 def _lines(labels: Sequence[str]) -> int:
     return max((str(s).count("\n") + 1 for s in labels), default=1)
 
@@ -70,6 +106,9 @@ def barh(
     legend_title: str | None = None,
 ) -> Figure:
     """Horizontal bars of ``x`` per ``y`` (rows kept in the frame's order), optionally coloured.
+
+    A bar too short to see (under 1 % of the value axis: a 0, or 2 rows among 4,000) carries its
+    value as text, and a missing value reads "n/a", so no row looks forgotten.
 
     Parameters
     ----------
@@ -136,6 +175,13 @@ def barh(
         _plain_log_axis(ax, df[x])
     if percent:
         ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    row_of = {r: i for i, r in enumerate(rows)}
+    pos = plot[y].map(row_of).to_numpy(float)
+    if dodge:  # seaborn's dodge: the row's 0.8 shared by the hue levels in order
+        j = plot[hue].map({h: i for i, h in enumerate(hue_order or [])}).to_numpy(float)
+        pos = pos - 0.4 + 0.8 * (j + 0.5) / per_row
+    values = pd.to_numeric(df[x], errors="coerce").to_numpy(float)
+    _label_unseen_bars(ax, values, pos, percent=percent, log=log)
     ax.set(title=title or "", xlabel=xlabel or x, ylabel="")
     return fig
 
@@ -184,6 +230,7 @@ def paired_barh(
         )  # fmt: skip
         if percent:
             ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=5))  # labels like 1.25% need the room
         ax.set(title=str(key) if key is not None else (title or ""), xlabel=xlabel, ylabel="")
         if ax.get_legend() is not None:
             legend = ax.get_legend_handles_labels()
