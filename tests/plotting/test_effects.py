@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from figure_checks import assert_legend_clear
+from figure_checks import assert_legend_clear, assert_panel_texts_apart
 
 from nlpbias import plotting
 
@@ -109,3 +109,16 @@ def test_null_figure_one_legend_below_the_panels() -> None:
     assert all(ax.get_legend() is None for ax in fig.axes)
     assert [t.get_text() for t in fig.legends[0].get_texts()] == ["under the null", "observed"]
     assert_legend_clear(fig)
+
+
+def test_heatmap_figure_long_column_names_break_and_do_not_run_together() -> None:
+    # the coverage heatmap on paper: 'word2vec:wiki_summaries' ran into 'word2vec:gutenberg:1'
+    names = ["glove-6b-50d", "word2vec:wiki_summaries", "word2vec:gutenberg:1"]
+    df = pd.DataFrame({"q": ["a"] * 3, "e": names, "v": [1.0, 0.2, 0.5]})
+    fig = plotting.heatmap_figure(df, index="q", columns="e", values="v", threshold=0.6)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == [
+        "glove-6b-50d", "word2vec:\nwiki_summaries", "word2vec:\ngutenberg:1"
+    ]  # fmt: skip
+    assert ax.get_xlabel() == "outlined in red: under 60%"
+    assert_panel_texts_apart(fig)

@@ -133,8 +133,9 @@ def heatmap_figure(
 ) -> Figure:
     """Annotated heatmap of ``values`` (rows ``index``, columns ``columns``, input order kept).
 
-    ``threshold`` outlines the cells below it (e.g. coverage under an OOV limit); ``names`` gives
-    the display label of each row (a mapping or a function such as
+    ``threshold`` outlines the cells below it in red (e.g. coverage under an OOV limit) and says
+    so under the axis; column names longer than a column is wide break at their ``:``;
+    ``names`` gives the display label of each row (a mapping or a function such as
     :func:`nlpbias.plotting.labels.wordset_label`).
 
     Examples
@@ -179,7 +180,11 @@ def heatmap_figure(
                     Rectangle((j + 0.06, i + 0.08), 0.88, 0.84, fill=False, edgecolor="red", lw=2)
                 )
     ax.set_yticks(np.arange(len(rows)) + 0.5, rows, fontsize="small" if lines > 1 else None)
-    ax.set(xlabel="", ylabel="", title=title or "")
+    # a column 1.6 inches wide holds about 16 characters: longer names break at their ':'
+    cols = [str(c) if len(str(c)) <= 16 else str(c).replace(":", ":\n", 1) for c in grid.columns]
+    ax.set_xticks(np.arange(len(cols)) + 0.5, cols)
+    key = "" if threshold is None else f"outlined in red: under {threshold:{fmt}}"
+    ax.set(xlabel=key, ylabel="", title=title or "")
     ax.tick_params(axis="x", rotation=0)
     ax.tick_params(axis="y", rotation=0)
     return fig
