@@ -12,6 +12,7 @@ Submodules (their public names are importable from here):
 - :mod:`nlpbias.plotting.labels` — readable labels for ids: :func:`wordset_label` (from the word
   set's own title), :func:`tidy_label`, :func:`wrap_label`, :func:`relabel`;
 - :mod:`nlpbias.plotting.bars` — :func:`barh`, :func:`paired_barh`;
+- :mod:`nlpbias.plotting.annotate` — :func:`annotate_apart` (point labels that do not overlap);
 - :mod:`nlpbias.plotting.corpus` — :func:`term_frequency_figure` (Dixon et al.'s Table 1);
 - :mod:`nlpbias.plotting.effects` — :func:`effect_size_figure`, :func:`heatmap_figure`,
   :func:`null_figure`.
@@ -20,6 +21,7 @@ A figure that only one chapter draws lives in that study's package
 (``nlpbias.studies.<study>.figures``).
 """
 
+from nlpbias.plotting.annotate import annotate_apart
 from nlpbias.plotting.bars import barh, paired_barh
 from nlpbias.plotting.corpus import term_frequency_figure
 from nlpbias.plotting.effects import effect_size_figure, heatmap_figure, null_figure
@@ -42,6 +44,7 @@ __all__ = [
     "LABEL_COLOURS",
     "LABEL_NAMES",
     "PALETTE",
+    "annotate_apart",
     "barh",
     "effect_size_figure",
     "facet_frames",

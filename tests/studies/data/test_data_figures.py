@@ -198,3 +198,28 @@ def test_length_figure_one_colour_per_hue_value_in_every_panel() -> None:
     for ax in fig.axes:  # each panel draws "b" in the legend's colour for "b"
         drawn = {to_hex(line.get_color()) for line in ax.lines}
         assert colours["b"] in drawn
+
+
+def test_toxicity_by_length_long_bucket_labels_break_and_stay_apart() -> None:
+    # the Wiki Talk panel on paper: '394–852' and '854–5000' ran together
+    labels = ["21–104", "105–219", "220–392", "394–852", "854–5000"]
+    tbl = pd.DataFrame(
+        {"subset": "all texts", "bucket": range(1, 6), "bucket_label": labels,
+         "toxic_share": [0.3, 0.2, 0.15, 0.1, 0.08]}
+    )  # fmt: skip
+    fig = figures.toxicity_by_length_figure(tbl, by=None)
+    ticks = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert ticks == ["21–\n104", "105–\n219", "220–\n392", "394–\n852", "854–\n5000"]
+    assert_panel_texts_apart(fig)
+
+
+def test_length_figure_many_or_long_hue_names_put_the_legend_below() -> None:
+    # the token-length ECDF on paper: six corpora with names of 40 characters beside one panel
+    names = [f"lindadongx_personal_corpora: part {i}" for i in range(6)]
+    lengths = pd.DataFrame({"length": np.arange(1, 61), "corpus": names * 10})
+    fig = figures.length_figure(lengths, by=None, hue="corpus", kind="ecdf", unit="tokens")
+    assert fig.axes[0].get_legend() is None
+    assert sorted(t.get_text() for t in fig.legends[0].get_texts()) == sorted(names)
+    assert_legend_clear(fig)
+    two = figures.length_figure(lengths.assign(label=lengths["length"] > 30), by=None)
+    assert two.axes[0].get_legend() is not None  # two short names stay beside the panel

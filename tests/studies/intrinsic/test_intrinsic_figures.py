@@ -8,6 +8,7 @@ from figure_checks import (
     assert_legend_clear,
     assert_no_hidden_bars,
     assert_panel_texts_apart,
+    assert_texts_apart,
     bars,
     legend_texts,
 )
@@ -79,3 +80,19 @@ def test_rnsb_figure_one_panel_per_variant_bars_equal_scores_readable_rows() -> 
         assert_no_hidden_bars(ax)
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert labels[0].startswith("WEAT 7: math vs arts") and "caliskan" not in " ".join(labels)
+
+
+def test_scatter_figure_labels_of_crowded_points_do_not_overlap() -> None:
+    # the occupations on paper: lawyer/analyst, receptionist/housekeeper/nurse printed over
+    # each other
+    words = ["lawyer", "analyst", "CEO", "receptionist", "housekeeper", "nurse", "hairdresser"]
+    df = pd.DataFrame(
+        {"women": [40, 41, 39, 90, 89, 90, 92],
+         "s": [0.056, 0.055, 0.068, -0.155, -0.158, -0.165, -0.178],
+         "w": words, "g": ["male"] * 3 + ["female"] * 4}
+    )  # fmt: skip
+    fig = figures.scatter_figure(df, x="women", y="s", hue="g", label="w")
+    ax = fig.axes[0]
+    assert sorted(t.get_text() for t in ax.texts) == sorted(words)  # one label per point
+    assert_texts_apart(ax)
+    assert_legend_clear(fig)

@@ -174,7 +174,7 @@ def test_predicted_vs_actual_points_colours_errorbars_diagonal_and_r() -> None:
     r = 1.69 / np.sqrt(2.02 * 1.46)
     assert f"Pearson r = {r:.2f} (4 sets)" == "Pearson r = 0.98 (4 sets)"
     assert "Pearson r = 0.98 (4 sets)" in [t.get_text() for t in ax.texts]
-    assert [t.get_text() for t in ax.texts].count("10") == 4  # set sizes beside the points
+    assert [t.get_text() for t in ax.texts].count("n = 10") == 4  # set sizes beside the points
     assert_legend_clear(fig)
 
 

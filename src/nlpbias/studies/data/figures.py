@@ -22,6 +22,7 @@ from nlpbias.plotting import (
     LABEL_COLOURS,
     LABEL_NAMES,
     PALETTE,
+    annotate_apart,
     facet_frames,
     join_columns,
     legend_below,
@@ -75,9 +76,12 @@ def length_figure(
     if hue is not None and lengths[hue].nunique() == 1 and hue != "label":
         only, hue = str(lengths[hue].iloc[0]), None
     facets = facet_frames(lengths, by)
-    several = len(facets) > 1  # one legend below all panels, else one beside the panel
+    # one legend below all panels; beside a single panel only when it is short (a few short
+    # names), since a long one beside the panel leaves the data a third of the width
+    values = [str(v) for v in lengths[hue].unique()] if hue is not None else []
+    below = len(facets) > 1 or len(values) > 4 or max(map(len, values), default=0) > 20
     fig, axes = new_figure(
-        len(facets), width=7.4 if hue is not None and not several else 6.4, height=3.6
+        len(facets), width=7.4 if hue is not None and not below else 6.4, height=3.6
     )
     palette = None  # one colour per hue value across all panels
     if hue == "label" and set(lengths[hue].unique()) <= set(LABEL_COLOURS):
@@ -114,7 +118,7 @@ def length_figure(
         heading = " — ".join(str(k) for k in (key, only) if k is not None)
         ax.set(title=heading, xlabel=xlabel, ylabel=ylabel)
         legend = ax.get_legend()
-        if legend is not None and not several:
+        if legend is not None and not below:
             sns.move_legend(
                 ax, "upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, title=None
             )
@@ -171,7 +175,10 @@ def toxicity_by_length_figure(tbl: pd.DataFrame, *, by: str | None = "dataset") 
             )
             ax.plot(rows["bucket"], rows["toxic_share"], marker="o", label=name, **style)
         ticks = sub.drop_duplicates("bucket").sort_values("bucket")
-        ax.set_xticks(ticks["bucket"].to_numpy(), ticks["bucket_label"].tolist())
+        names = ticks["bucket_label"].astype(str).tolist()
+        if max(map(len, names), default=0) > 7:  # '394–852' beside '854–5000' run together
+            names = [n.replace("–", "–\n", 1) for n in names]
+        ax.set_xticks(ticks["bucket"].to_numpy(), names)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0))
         ax.set(
             title=str(key) if key is not None else "",
@@ -287,93 +294,7 @@ def observed_vs_planted(
     ax.set(xlim=lims, ylim=lims, xlabel=f"planted {name}", ylabel=f"observed {name}")
     ax.set_title(title or "")
     legend_below(fig, *ax.get_legend_handles_labels())
-    _annotate_apart(  # last: label positions are computed on the final layout
+    annotate_apart(  # last: label positions are computed on the final layout
         ax, df[planted].to_numpy(float), df[observed].to_numpy(float), list(df[label].astype(str))
     )
     return fig
-
-
-def _label_boxes(
-    px: np.ndarray,
-    width: np.ndarray,
-    clusters: list[list[int]],
-    height: float,
-    gap: float,
-    right_edge: float = np.inf,
-) -> dict[int, tuple[float, float, float, float]]:
-    """Pixel box (left, right, bottom, top) of every label: beside its point when alone, in a
-    column right of the points (ordered as the points, top to bottom) for a cluster; left of
-    them where the right side would cross ``right_edge`` (the axes' border)."""
-    boxes = {}
-    for members in clusters:
-        if len(members) == 1:
-            (i,) = members
-            left, bottom = px[i, 0] + gap, px[i, 1] + gap / 2
-            if left + width[i] > right_edge:
-                left = px[i, 0] - gap - width[i]
-            boxes[i] = (left, left + width[i], bottom, bottom + height)
-            continue
-        members = sorted(members, key=lambda i: -px[i, 1])
-        left = px[members, 0].max() + 6 * gap
-        if left + width[members].max() > right_edge:
-            left = px[members, 0].min() - 6 * gap - width[members].max()
-        top = px[members, 1].mean() + len(members) / 2 * height
-        for k, i in enumerate(members):
-            boxes[i] = (left, left + width[i], top - (k + 1) * height, top - k * height)
-    return boxes
-
-
-def _annotate_apart(ax: Axes, x: np.ndarray, y: np.ndarray, texts: Sequence[str]) -> None:
-    """Write each text beside its point; labels that would overlap go into a column beside them.
-
-    Points whose labels would collide (a cluster) get their labels stacked one line apart, in the
-    order of the points from top to bottom, each joined to its point by a thin grey line.
-    Positions are computed on the laid-out figure, so they hold for the size it is shown at.
-    """
-    fig = ax.figure
-    probes = [ax.text(xi, yi, t, fontsize="small") for t, xi, yi in zip(texts, x, y, strict=True)]
-    fig.draw_without_rendering()
-    px = ax.transData.transform(np.column_stack([x, y]))
-    scale = fig.dpi / 72.0  # pixels per point
-    extents = [p.get_window_extent() for p in probes]  # measured, then removed
-    for p in probes:
-        p.remove()
-    width = np.array([e.width for e in extents])
-    height = 1.1 * max((e.height for e in extents), default=1.0)
-    gap = 4 * scale
-    edge = ax.get_window_extent().x1
-    clusters = [[i] for i in range(len(texts))]
-    for _ in range(len(texts)):  # merge clusters whose labels overlap, until none do
-        boxes = _label_boxes(px, width, clusters, height, gap, edge)
-        owner = {i: c for c, members in enumerate(clusters) for i in members}
-        clash = next(
-            (
-                (owner[i], owner[j])
-                for i in boxes
-                for j in boxes
-                if owner[i] < owner[j]
-                and boxes[i][0] < boxes[j][1] and boxes[j][0] < boxes[i][1]
-                and boxes[i][2] < boxes[j][3] and boxes[j][2] < boxes[i][3]
-            ),
-            None,
-        )  # fmt: skip
-        if clash is None:
-            break
-        a, b = clash
-        clusters = [m for c, m in enumerate(clusters) if c not in (a, b)] + [
-            clusters[a] + clusters[b]
-        ]
-    boxes = _label_boxes(px, width, clusters, height, gap, edge)
-    line = {"arrowstyle": "-", "color": "0.55", "linewidth": 0.6, "shrinkA": 1, "shrinkB": 3}
-    for members in clusters:
-        for i in members:
-            left, _, bottom, top = boxes[i]
-            ax.annotate(
-                texts[i],
-                (x[i], y[i]),
-                xytext=((left - px[i, 0]) / scale, ((bottom + top) / 2 - px[i, 1]) / scale),
-                textcoords="offset points",
-                fontsize="small",
-                va="center",
-                arrowprops=line if len(members) > 1 else None,
-            )

@@ -16,6 +16,7 @@ from matplotlib.ticker import MaxNLocator
 
 from nlpbias.plotting import (
     PALETTE,
+    annotate_apart,
     legend_beside,
     new_figure,
     relabel,
@@ -86,6 +87,9 @@ def scatter_figure(
 ) -> Figure:
     """Scatter of ``y`` against ``x``, optionally coloured by ``hue`` and labelled by ``label``.
 
+    Labels of crowded points are stacked in a column beside them, joined to their points by thin
+    lines (:func:`nlpbias.plotting.annotate_apart`), so no label is printed over another.
+
     Examples
     --------
     >>> df = pd.DataFrame({"a": [1, 2, 3], "b": [3, 1, 2], "w": ["x", "y", "z"]})
@@ -104,19 +108,18 @@ def scatter_figure(
             s=22,
             label=None if g is None else tidy_label(g),
         )
-    if label:
-        keep = df if annotate is None else df[df[label].isin(annotate)]
-        for _, row in keep.iterrows():
-            ax.annotate(
-                str(row[label]),
-                (row[x], row[y]),
-                fontsize="x-small",
-                xytext=(2, 2),
-                textcoords="offset points",
-            )
     ax.set(xlabel=xlabel or x, ylabel=ylabel or y, title=title or "")
     if hue:
         legend_beside(ax, fontsize="small")
+    if label:  # last: label positions are computed on the final layout
+        keep = df if annotate is None else df[df[label].isin(annotate)]
+        annotate_apart(
+            ax,
+            keep[x].to_numpy(float),
+            keep[y].to_numpy(float),
+            list(keep[label].astype(str)),
+            fontsize="x-small",
+        )
     return fig
 
 

@@ -20,7 +20,14 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter, PercentFormatter
 
-from nlpbias.plotting import PALETTE, legend_beside, new_figure, relabel, wordset_label
+from nlpbias.plotting import (
+    PALETTE,
+    annotate_apart,
+    legend_beside,
+    new_figure,
+    relabel,
+    wordset_label,
+)
 from nlpbias.plotting import mark_empty as _empty
 from nlpbias.plotting import require_columns as _need
 from nlpbias.plotting.labels import Names
@@ -310,11 +317,6 @@ def predicted_vs_actual_figure(validation: pd.DataFrame, *, title: str | None = 
                     capsize=3,
                     linewidth=1,
                 )
-    if "n_documents" in validation.columns:
-        for x, y, n in zip(p, a, validation["n_documents"], strict=True):
-            ax.annotate(
-                f"{int(n)}", (x, y), xytext=(4, 3), textcoords="offset points", fontsize="x-small"
-            )
     both = np.concatenate([p, a])
     both = both[np.isfinite(both)]
     lo, hi = (float(both.min()), float(both.max())) if both.size else (-1.0, 1.0)
@@ -337,4 +339,7 @@ def predicted_vs_actual_figure(validation: pd.DataFrame, *, title: str | None = 
         title=title or "Removing documents: prediction vs retraining",
     )
     legend_beside(ax, fontsize="small", title="documents removed")
+    if "n_documents" in validation.columns:  # last: placed on the final layout
+        sizes = [f"n = {int(n)}" for n in validation["n_documents"]]  # documents in the set
+        annotate_apart(ax, p, a, sizes, fontsize="x-small")
     return fig
