@@ -84,3 +84,15 @@ def test_labels_name_methods_summary_columns_and_scores() -> None:
     assert RHO_LABELS["weat_extracted_rho"] == "WEAT, extracted word sets"
     assert score_label("extrinsic:dialect_f1") == "F1 gap (white- − AA-aligned)"
     assert score_label("something") == "something"
+
+
+def test_panel_titles_name_the_family_in_words() -> None:
+    from nlpbias.studies.intrinsic_extrinsic.figures import FAMILY_LABELS
+
+    assert FAMILY_LABELS == {
+        "coref": "coreference, gender",
+        "hsd_gender": "hate speech, gender",
+        "hsd_race": "hate speech, race",
+    }
+    ax = intrinsic_extrinsic_figure(_scores(), [PANEL]).axes[0]
+    assert ax.get_title().startswith("coreference, gender, word2vec\n")

@@ -23,6 +23,7 @@ from nlpbias.studies.intrinsic_extrinsic.families import (
     wordset_table,
 )
 from nlpbias.studies.intrinsic_extrinsic.figures import (
+    FAMILY_LABELS,
     METHOD_LABELS,
     RHO_LABELS,
     intrinsic_extrinsic_figure,
@@ -60,6 +61,7 @@ __all__ = [
     "figure1_panels",
     "intrinsic_extrinsic_figure",
     "merged_wordset",
+    "FAMILY_LABELS",
     "METHOD_LABELS",
     "paper_table",
     "paper_tables",

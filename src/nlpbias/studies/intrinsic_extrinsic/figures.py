@@ -1,8 +1,9 @@
 """Figures of the intrinsic-vs-extrinsic study: scatter plots with error bars, ρ beside the paper's.
 
 Every function returns a matplotlib Figure built without pyplot (see :mod:`nlpbias.plotting`).
-The study's ids are written as words by one table per concept: :data:`METHOD_LABELS` (how an
-embedding was modified), :data:`RHO_LABELS` (the columns of ``alignment_summary``) and
+The study's ids are written as words by one table per concept: :data:`FAMILY_LABELS` (the
+task and bias of a family), :data:`METHOD_LABELS` (how an embedding was modified),
+:data:`RHO_LABELS` (the columns of ``alignment_summary``) and
 :func:`score_label` (the ``intrinsic:…`` and ``extrinsic:…`` columns of ``scores_frame``).
 """
 
@@ -16,8 +17,10 @@ from matplotlib.figure import Figure
 
 from nlpbias.plotting import PALETTE, legend_below, legend_beside, new_figure
 from nlpbias.plotting import require_columns as _need
+from nlpbias.studies.intrinsic_extrinsic.families import FAMILIES
 
 __all__ = [
+    "FAMILY_LABELS",
     "METHOD_LABELS",
     "RHO_LABELS",
     "intrinsic_extrinsic_figure",
@@ -29,6 +32,11 @@ _METHOD_STYLE = {
     "original": (PALETTE[7], "*", 140),
     "balance": (PALETTE[0], "o", 28),
     "attract_repel": (PALETTE[1], "s", 28),
+}
+_TASKS = {"coref": "coreference", "hsd": "hate speech"}
+#: Family id → its downstream task and bias in words (``hsd_race`` → "hate speech, race").
+FAMILY_LABELS: dict[str, str] = {
+    name: f"{_TASKS.get(fam.task, fam.task)}, {fam.bias}" for name, fam in FAMILIES.items()
 }
 #: How an embedding was made → its name in figures.
 METHOD_LABELS: dict[str, str] = {
@@ -132,7 +140,8 @@ def intrinsic_extrinsic_figure(
                 sd = sub[sd_col].to_numpy(float)
                 if np.isfinite(sd).any():
                     ax.errorbar(sub[x], sub[y], yerr=sd, fmt="none", ecolor=colour, capsize=3, lw=1)
-        heading = panel.get("title", f"{panel['family']}, {panel['algorithm']}")
+        family = FAMILY_LABELS.get(panel["family"], panel["family"])
+        heading = panel.get("title", f"{family}, {panel['algorithm']}")
         if len(points) >= 3:  # in the title, where it covers no point
             r = points[[x, y]].rank().corr().iloc[0, 1]
             heading += f"\nSpearman ρ = {r:.2f} (n = {len(points)})"
