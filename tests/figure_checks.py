@@ -288,6 +288,35 @@ def assert_texts_apart(ax: Axes) -> None:
     assert not clashes, f"text labels overlap: {clashes}"
 
 
+def assert_labels_clear_of_points(ax: Axes, x: Iterable[float], y: Iterable[float]) -> None:
+    """Fail if a text of ``ax`` leaves the axes or covers one of the points ``(x, y)``.
+
+    A point is a disc of 3 points' radius (a scatter marker of the book's sizes).
+    """
+    _drawn(ax.figure)
+    frame = ax.get_window_extent()
+    px = ax.transData.transform(np.column_stack([list(x), list(y)]))
+    r = 3.0 * ax.figure.dpi / 72.0
+    problems = []
+    for t in ax.texts:
+        if not (t.get_visible() and t.get_text().strip()):
+            continue
+        box = Text.get_window_extent(t)
+        if (
+            box.x0 < frame.x0 - 0.5
+            or box.x1 > frame.x1 + 0.5
+            or box.y0 < frame.y0 - 0.5
+            or (box.y1 > frame.y1 + 0.5)
+        ):
+            problems.append(f"{t.get_text()!r} outside the axes")
+        # nearest point of the box to each point centre, then the distance to it
+        nx = np.clip(px[:, 0], box.x0, box.x1)
+        ny = np.clip(px[:, 1], box.y0, box.y1)
+        hit = np.flatnonzero(np.hypot(px[:, 0] - nx, px[:, 1] - ny) < r)
+        problems += [f"{t.get_text()!r} covers point {i}" for i in hit]
+    assert not problems, "; ".join(problems)
+
+
 def _shown_ticklabels(ax: Axes) -> list[Text]:
     """The tick labels matplotlib draws: non-empty, at a tick inside the view limits."""
     shown = []

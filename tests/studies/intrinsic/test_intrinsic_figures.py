@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 from figure_checks import (
+    assert_labels_clear_of_points,
     assert_legend_clear,
     assert_no_hidden_bars,
     assert_panel_texts_apart,
@@ -95,4 +96,5 @@ def test_scatter_figure_labels_of_crowded_points_do_not_overlap() -> None:
     ax = fig.axes[0]
     assert sorted(t.get_text() for t in ax.texts) == sorted(words)  # one label per point
     assert_texts_apart(ax)
+    assert_labels_clear_of_points(ax, df["women"], df["s"])
     assert_legend_clear(fig)
