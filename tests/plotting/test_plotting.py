@@ -107,3 +107,17 @@ def test_new_figure_rows_of_panels_are_at_most_max_width_wide() -> None:
     assert tuple(fig.get_size_inches()) == pytest.approx((8.5, 3.0))
     fig, _ = plotting.new_figure(1, width=8.0, height=2.0)
     assert tuple(fig.get_size_inches()) == pytest.approx((8.0, 2.0))
+
+
+def test_legend_below_with_long_labels_stays_within_the_figure_width() -> None:
+    # six corpora named like 'lindadongx_personal_corpora: hillary train' under a 6.4-inch panel
+    from matplotlib.lines import Line2D
+
+    labels = [f"lindadongx_personal_corpora: part {i}" for i in range(6)]
+    fig, (ax,) = plotting.new_figure(1, width=6.4, height=3.6)
+    ax.plot([0, 1], [0, 1])
+    legend = plotting.legend_below(fig, [Line2D([], []) for _ in labels], labels)
+    fig.draw_without_rendering()
+    assert legend.get_window_extent().width <= fig.bbox.width
+    short = plotting.legend_below(fig, [Line2D([], []) for _ in range(5)], list("abcde"))
+    assert short._ncols == 5  # short labels: five in a row

@@ -56,8 +56,9 @@ def annotate_apart(
     Labels are placed one at a time, the most crowded points first: on the first of eight places
     around the point (right, upper right, lower right, left, …) that stays inside the axes and
     covers no placed label and no point; where none is free, on a wider ring. A label away from
-    its point, or of a point with neighbours, is joined to it by a thin grey line. Positions are computed on the laid-out figure, so they hold for
-    the size it is shown at; call it last, after limits, labels and legends are set.
+    its point, or of a point with neighbours, is joined to it by a thin grey line. Positions are
+    computed on the laid-out figure, so they hold for the size it is shown at; call it last,
+    after limits, labels and legends are set.
     """
     fig = ax.figure
     x, y = np.asarray(x, float), np.asarray(y, float)

@@ -170,10 +170,14 @@ def legend_below(
 ) -> Legend:
     """One legend for a figure of several panels, centred below them (outside every panel).
 
-    Up to five entries stand in one row; more fill rows of equal length, read left to right.
+    Up to five entries stand in one row, fewer where long labels would make the row wider than
+    the figure; more entries fill rows of equal length, read left to right.
     """
     n = len(labels)
-    ncols = -(-n // -(-n // 5)) if n else 1
+    longest = max((len(line) for label in labels for line in str(label).split("\n")), default=1)
+    fit = max(1, int(fig.get_figwidth() // (0.08 * longest + 0.6)))  # ≈ inches an entry takes
+    cap = min(5, fit)
+    ncols = -(-n // -(-n // cap)) if n else 1
     order = [i for c in range(ncols) for i in range(c, n, ncols)]  # matplotlib fills columns
     return fig.legend(
         [handles[i] for i in order],
