@@ -174,10 +174,14 @@ def legend_below(
     the figure; more entries fill rows of equal length, read left to right.
     """
     n = len(labels)
-    longest = max((len(line) for label in labels for line in str(label).split("\n")), default=1)
-    fit = max(1, int(fig.get_figwidth() // (0.08 * longest + 0.6)))  # ≈ inches an entry takes
-    cap = min(5, fit)
-    ncols = -(-n // -(-n // cap)) if n else 1
+    chars = [max(len(line) for line in str(label).split("\n")) for label in labels]
+    ncols = 1
+    for cap in range(min(5, n), 0, -1):
+        ncols = -(-n // -(-n // cap))  # rows of equal length
+        # a column is as wide as its longest entry: ≈ 0.08 inch a character and 0.6 for the key
+        width = sum(0.08 * max(chars[c::ncols]) + 0.6 for c in range(ncols))
+        if width <= fig.get_figwidth():
+            break
     order = [i for c in range(ncols) for i in range(c, n, ncols)]  # matplotlib fills columns
     return fig.legend(
         [handles[i] for i in order],
