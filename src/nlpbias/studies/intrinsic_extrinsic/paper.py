@@ -155,8 +155,7 @@ def figure1_panels(scores: pd.DataFrame, families: Sequence[str]) -> list[dict[s
                     "modset": "extracted",
                     "x": "intrinsic:extracted:weat",
                     "y": f"extrinsic:{_FIGURE1_Y[fam]}",
-                    "title": f"{fam}, {alg}",
-                }
+                }  # the figure titles each panel with the family in words and the algorithm
             )
     return panels
 
