@@ -76,11 +76,13 @@ def _label_unseen_bars(
         if np.isfinite(value) and (log or abs(value) >= 0.01 * (hi - lo)):
             continue
         end = value if np.isfinite(value) else origin
+        left = np.isfinite(value) and value < 0  # a negative bar's value on its own side
         ax.annotate(
             _value_text(value, percent),
             (end, pos),
-            xytext=(3, 0),
+            xytext=(-3 if left else 3, 0),
             textcoords="offset points",
+            ha="right" if left else "left",
             va="center",
             fontsize="x-small",
             color="0.3",
