@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from nlpbias.plotting import PALETTE, legend_below, legend_beside, new_figure
 from nlpbias.plotting import require_columns as _need
@@ -410,6 +410,16 @@ def learning_curve_figure(history: pd.DataFrame, *, target: float | None = 0.25)
             ),
         )
         sec.set_xlabel("training step")
+        # steps per minute vary (a busy machine): keep round steps at least 8 % of the width
+        # apart, so their labels do not run together where training was fast
+        kept: list[float] = []
+        for tick in MaxNLocator(nbins=8, integer=True).tick_values(steps[0], steps[-1]):
+            if not steps[0] <= tick <= steps[-1]:
+                continue
+            at = float(np.interp(tick, steps, minutes))
+            if not kept or at - float(np.interp(kept[-1], steps, minutes)) >= 0.08 * span:
+                kept.append(float(tick))
+        sec.set_xticks(kept)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set(
         xlabel="minutes of training",
