@@ -103,3 +103,24 @@ def test_a_fit_that_stops_at_max_iter_says_so() -> None:
         X, **args
     )
     assert many.converged_ and many.n_iter_ < 300
+
+
+def test_select_lambda_never_picks_a_fit_that_did_not_converge_or_collapsed() -> None:
+    from nlpbias.studies.logan.summaries import select_lambda
+
+    rng = np.random.default_rng(4)
+    n = 400
+    X = rng.normal(0, 1, (n, 2))
+    group = rng.integers(0, 2, n)
+    correct = (rng.random(n) < np.where(X[:, 0] > 1, 0.3, 0.9)).astype(int)  # a biased corner
+    args = dict(y_true=correct, y_pred_or_score=np.ones(n, int), group=group)
+    est = LOGAN(n_clusters=6, min_clusters=3, min_group_size=10, random_state=0)
+    _, table = select_lambda(X, **args, estimator=est, grid=(0.5, 1e6))
+    assert {"converged", "degenerate", "usable"} <= set(table.columns)
+    # a huge lam swamps the distances: every point chases the gap and the fit is unusable
+    assert not table.loc[1e6, "usable"]
+    lam, _ = select_lambda(X, **args, estimator=est, grid=(0.5, 1e6))
+    assert lam == 0.5
+    est_one = est.set_params(max_iter=1)
+    _, none = select_lambda(X, **args, estimator=est_one, grid=(0.5,))
+    assert not none["usable"].any() and "no lam" in none.attrs["note"]
