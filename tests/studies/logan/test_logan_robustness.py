@@ -112,3 +112,25 @@ def test_seed_spread_figure_one_dot_per_seed_and_the_median() -> None:
     assert medians == [56.25, 75.0]
     assert [t.get_text() for t in bcr.get_yticklabels()] == ["K-Means", "LOGAN, exact rule"]
     assert_legend_clear(fig)
+
+
+def test_verdict_follows_the_rule_stated_before_the_numbers() -> None:
+    from nlpbias.studies.logan import robustness_verdict
+
+    def res(km: list[int], exact: list[int]) -> dict:
+        spread = pd.DataFrame(
+            {"method": ["K-Means"] * len(km) + ["LOGAN, exact rule"] * len(exact),
+             "n_biased": km + exact, "bcr_pct": [12.5 * v for v in km + exact],
+             "max_abs_gap_pts": [20.0] * (len(km) + len(exact))}
+        )  # fmt: skip
+        return {"summary": spread_summary(spread), "lams": {"exact": 30.0}}
+
+    # K-Means moves between 2 and 4 biased clusters: a median gain of 1 is within that
+    within = robustness_verdict({"race": res([2, 3, 4], [3, 4, 5])})
+    assert "a range of 2: a one-cluster difference is within" in within
+    assert "does not add biased clusters beyond K-Means' seed range (median +1)" in within
+    # K-Means always finds 3: a median gain of 2 adds clusters
+    adds = robustness_verdict({"race": res([3, 3, 3], [5, 5, 6])})
+    assert "a range of 0: a one-cluster difference exceeds" in adds
+    assert "it adds biased clusters beyond K-Means' seed range (median +2)" in adds
+    assert "LOGAN, paper's rule: no usable λ on the path, not fitted." in adds

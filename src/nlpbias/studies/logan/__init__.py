@@ -29,6 +29,7 @@ from nlpbias.studies.logan.robustness import (
     METHODS,
     best_lams,
     lambda_path,
+    robustness_verdict,
     seed_spread,
     spread_summary,
 )
@@ -68,6 +69,7 @@ __all__ = [
     "NullResult",
     "paper_comparison",
     "random_split_gap",
+    "robustness_verdict",
     "run_attribute",
     "run_robustness",
     "seed_spread",

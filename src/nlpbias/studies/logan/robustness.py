@@ -29,7 +29,14 @@ from nlpbias.studies.logan.estimator import LOGAN, logan_or_default
 from nlpbias.studies.logan.lloyd import RULES
 from nlpbias.studies.logan.summaries import select_lambda
 
-__all__ = ["METHODS", "best_lams", "lambda_path", "seed_spread", "spread_summary"]
+__all__ = [
+    "METHODS",
+    "best_lams",
+    "lambda_path",
+    "robustness_verdict",
+    "seed_spread",
+    "spread_summary",
+]
 
 #: Method name → LOGAN ``rule`` (None: K-Means, ``lam=0``).
 METHODS: dict[str, str | None] = {
@@ -209,3 +216,54 @@ def best_lams(path: pd.DataFrame) -> dict[str, float]:
         best = rows.sort_values(["n_biased", "lam"], ascending=[False, True]).iloc[0]
         out[rule] = float(best["lam"])
     return out
+
+
+def _span(row: pd.Series, what: str) -> str:
+    lo, med, hi = row[f"{what}_min"], row[f"{what}_median"], row[f"{what}_max"]
+    return f"median {med:g} ({lo:g}–{hi:g})"
+
+
+def robustness_verdict(results: Mapping[str, Mapping[str, Any]]) -> str:
+    """The chapter's verdict per attribute, from the seed spread, under the rule stated first.
+
+    A rule *adds biased clusters* only when its median number of biased clusters over seeds
+    exceeds K-Means' median by more than K-Means' own range over the same seeds (max − min):
+    a difference smaller than that is what re-seeding K-Means alone produces.
+
+    Parameters
+    ----------
+    results : mapping
+        Attribute → the dict of :func:`nlpbias.studies.logan.study.run_robustness`.
+    """
+    lines = []
+    for attr, res in results.items():
+        summary = res["summary"]
+        if "K-Means" not in summary.index:
+            raise ValueError(f"{attr}: the seed spread has no K-Means rows; use run_robustness")
+        km = summary.loc["K-Means"]
+        span = float(km["biased_max"] - km["biased_min"])
+        n = int(km["n_seeds"])
+        parts = [
+            f"**{attr}** — over {n} k-means++ seeds K-Means finds "
+            f"{_span(km, 'biased')} biased clusters, a range of {span:g}: a one-cluster "
+            + ("difference is within" if span >= 1 else "difference exceeds")
+            + " K-Means' own seed-to-seed variation."
+        ]
+        for method, rule in METHODS.items():
+            if rule is None:
+                continue
+            if method not in summary.index:
+                parts.append(f"{method}: no usable λ on the path, not fitted.")
+                continue
+            row = summary.loc[method]
+            gain = float(row["biased_median"] - km["biased_median"])
+            adds = gain > span
+            parts.append(
+                f"{method} (λ = {res['lams'][rule]:g}): {_span(row, 'biased')} biased clusters, "
+                f"largest gap {_span(row, 'gap')} points against K-Means' "
+                f"{_span(km, 'gap')}; it "
+                + ("adds" if adds else "does not add")
+                + f" biased clusters beyond K-Means' seed range (median {gain:+g})."
+            )
+        lines.append("- " + " ".join(parts))
+    return "\n".join(lines)
