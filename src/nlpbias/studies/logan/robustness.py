@@ -33,6 +33,7 @@ __all__ = [
     "METHODS",
     "best_lams",
     "lambda_path",
+    "robustness_tables",
     "robustness_verdict",
     "seed_spread",
     "spread_summary",
@@ -220,7 +221,8 @@ def best_lams(path: pd.DataFrame) -> dict[str, float]:
 
 def _span(row: pd.Series, what: str) -> str:
     lo, med, hi = row[f"{what}_min"], row[f"{what}_median"], row[f"{what}_max"]
-    return f"median {med:g} ({lo:g}–{hi:g})"
+    fmt = ".1f" if what == "gap" else "g"  # gaps in points to a tenth; counts as they are
+    return f"median {med:{fmt}} ({lo:{fmt}}–{hi:{fmt}})"
 
 
 def robustness_verdict(results: Mapping[str, Mapping[str, Any]]) -> str:
@@ -267,3 +269,15 @@ def robustness_verdict(results: Mapping[str, Mapping[str, Any]]) -> str:
             )
         lines.append("- " + " ".join(parts))
     return "\n".join(lines)
+
+
+def robustness_tables(results: Mapping[str, Mapping[str, Any]]) -> dict[str, pd.DataFrame]:
+    """The ``path``, ``spread`` and ``summary`` of every attribute, stacked with an
+    ``attribute`` column (the figures draw one row of panels per attribute)."""
+    out = {}
+    for key in ("path", "spread", "summary"):
+        frames = {attr: res[key].reset_index() if key == "summary" else res[key]
+                  for attr, res in results.items()}  # fmt: skip
+        stacked = pd.concat(frames, names=["attribute", "row"]).reset_index(level="row", drop=True)
+        out[key] = stacked.reset_index()
+    return out
