@@ -2,7 +2,8 @@
 
 What the chapter's notebook calls; the modules of this package hold the method: the estimator
 (:mod:`.estimator`, with :mod:`.group_metrics`, :mod:`.lloyd` and :mod:`.merging`), its summaries
-(:mod:`.summaries`), calibration (:mod:`.calibration`), topic words (:mod:`.topics`) and figures
+(:mod:`.summaries`), calibration (:mod:`.calibration`), the λ path and seed spread
+(:mod:`.robustness`), topic words (:mod:`.topics`) and figures
 (:mod:`.figures`), the MiniLM classifiers (:mod:`.frozen` and :mod:`.finetune`, with
 :mod:`.classifier_inputs`; imported on use: they need torch), the stand-in data
 (:mod:`.synthetic`) and the chapter's steps (:mod:`.study`).
@@ -21,12 +22,24 @@ from nlpbias.studies.logan.figures import (
     COLUMN_LABELS,
     biased_cluster_figure,
     group_accuracy_figure,
+    lambda_path_figure,
+    seed_spread_figure,
+)
+from nlpbias.studies.logan.robustness import (
+    METHODS,
+    best_lams,
+    lambda_path,
+    robustness_tables,
+    robustness_verdict,
+    seed_spread,
+    spread_summary,
 )
 from nlpbias.studies.logan.study import (
     LoganData,
     load_logan_data,
     paper_comparison,
     run_attribute,
+    run_robustness,
     table1,
     topic_word_table,
 )
@@ -40,21 +53,31 @@ from nlpbias.studies.logan.topics import (
 )
 
 __all__ = [
+    "best_lams",
     "biased_cluster_figure",
     "COLUMN_LABELS",
     "compare_with_kmeans",
     "group_accuracy_figure",
+    "lambda_path",
+    "lambda_path_figure",
     "load_logan_data",
     "local_bias_summary",
     "LOGAN",
     "LoganData",
     "max_gap_null",
+    "METHODS",
     "METRICS",
     "NullResult",
     "paper_comparison",
     "random_split_gap",
+    "robustness_tables",
+    "robustness_verdict",
     "run_attribute",
+    "run_robustness",
+    "seed_spread",
+    "seed_spread_figure",
     "select_lambda",
+    "spread_summary",
     "table1",
     "topic_word_table",
     "topic_words",

@@ -28,8 +28,11 @@ Conventions (read these before comparing numbers with the paper)
   ``lam * gap_k^2``, not by the change a move makes to ``sum_k gap_k^2``, so it is not an exact
   descent on the objective above. A large ``lam`` (relative to squared distances) pulls points into
   the most biased cluster, which grows: the uneven clusters the paper lists as a limitation.
-  With such a ``lam`` the batch rule can also oscillate and stop only at ``max_iter``.
-  ``objective_`` reports the paper's objective for the chosen run.
+  With such a ``lam`` the batch rule can also oscillate and stop only at ``max_iter``
+  (``converged_`` is then False). ``objective_`` reports the paper's objective for the chosen run.
+  ``rule="exact"`` replaces the reward by the change a move makes to ``sum_k gap_k^2`` (leaving
+  the own cluster and joining ``k``, from the same previous counts): for one point moved against
+  fixed centres, the exact change of the objective. ``lam=0`` is K-Means under both rules.
 - A cluster whose group is empty has an undefined gap; the objective counts it as 0 (no reward for
   one-group clusters; the original code set the empty group's accuracy to 0, which rewards them).
   The report shows NaN there and marks the cluster not ``eligible``.
@@ -71,7 +74,7 @@ from sklearn.base import BaseEstimator
 from sklearn.cluster import kmeans_plusplus
 from sklearn.utils import check_array, check_random_state
 
-from nlpbias.core.checks import check_int
+from nlpbias.core.checks import check_choice, check_int
 from nlpbias.studies.logan.group_metrics import (
     METRICS,
     GroupData,
@@ -80,7 +83,7 @@ from nlpbias.studies.logan.group_metrics import (
     current_gaps,
     group_metrics,
 )
-from nlpbias.studies.logan.lloyd import lloyd, sq_dist_to
+from nlpbias.studies.logan.lloyd import RULES, lloyd, sq_dist_to
 from nlpbias.studies.logan.merging import merge_clusters
 
 __all__ = ["LOGAN", "METRICS", "logan_or_default"]
@@ -114,6 +117,10 @@ class LOGAN(BaseEstimator):
         Merging stops when this many clusters remain.
     max_iter, tol : int, float
         Lloyd iterations and relative centre-shift tolerance (as in scikit-learn).
+    rule : {"paper", "exact"}, default="paper"
+        Assignment rule: the paper's (reward the level of the joined cluster's gap) or an exact
+        descent step on the objective (reward the change of ``sum_k gap_k^2`` from the move;
+        accuracy only). See :mod:`nlpbias.studies.logan.lloyd`.
     n_init : int, default=1
         k-means++ restarts; the run with the lowest objective (inertia - lam * sum gap^2) wins.
     init : "k-means++" or array of shape (n_clusters, n_features), default="k-means++"
@@ -138,6 +145,9 @@ class LOGAN(BaseEstimator):
         ``global_metric_a1/a2``, ``global_gap`` and ``min_group_size``.
     merges_ : pandas.DataFrame
         One row per merge (cluster ids before merging).
+    converged_ : bool
+        False when the chosen run stopped at ``max_iter`` (a large ``lam`` can make the batch
+        rule oscillate); such a fit is not a local optimum of the objective.
     n_clusters_, n_iter_, groups_, n_features_in_
 
     Examples
@@ -165,6 +175,7 @@ class LOGAN(BaseEstimator):
         n_init: int = 1,
         init: str | np.ndarray = "k-means++",
         groups: tuple[Any, Any] | None = None,
+        rule: str = "paper",
         random_state: int | np.random.RandomState | None = None,
     ) -> None:
         self.n_clusters = n_clusters
@@ -177,6 +188,7 @@ class LOGAN(BaseEstimator):
         self.n_init = n_init
         self.init = init
         self.groups = groups
+        self.rule = rule
         self.random_state = random_state
 
     def _check_params(self, n: int, d: int) -> None:
@@ -185,6 +197,12 @@ class LOGAN(BaseEstimator):
         for name in ("max_iter", "n_init"):
             check_int(getattr(self, name), name, minimum=1)
         check_metric(self.metric)
+        check_choice(self.rule, "rule", RULES)
+        if self.rule == "exact" and self.metric != "accuracy":
+            raise ValueError(
+                "rule='exact' needs metric='accuracy' (an AUC gap has no O(1) update per point); "
+                "use rule='paper' for AUC"
+            )
         if not np.isfinite(self.lam) or self.lam < 0:
             raise ValueError(f"lam must be a finite number >= 0, got {self.lam!r}")
         if not np.isfinite(self.tol) or self.tol < 0:
@@ -233,14 +251,16 @@ class LOGAN(BaseEstimator):
             inits = [np.asarray(self.init, dtype=X.dtype) - X_mean]
         best = None
         for init in inits:
-            labels, centers, n_iter = lloyd(X, init, data, self.lam, self.max_iter, tol)
+            labels, centers, n_iter, converged = lloyd(
+                X, init, data, self.lam, self.max_iter, tol, self.rule
+            )
             inertia = float(sq_dist_to(X, centers, labels).sum())
             gaps = current_gaps(labels, data, self.n_clusters)
             objective = inertia - self.lam * float((gaps**2).sum())
             log.debug("LOGAN run: %d iterations, objective %.6g", n_iter, objective)
             if best is None or objective < best[0]:
-                best = (objective, labels, centers, n_iter, inertia)
-        self.objective_, labels, centers, self.n_iter_, inertia = best
+                best = (objective, labels, centers, n_iter, inertia, converged)
+        self.objective_, labels, centers, self.n_iter_, inertia, self.converged_ = best
         labels, centers, self.merges_ = merge_clusters(
             X, labels, centers, data.gcode, self.min_group_size, self.min_clusters
         )

@@ -1,4 +1,4 @@
-"""Figures of the LOGAN chapter: the two groups' accuracies and the biased clusters, in words.
+"""Figures of the LOGAN chapter: accuracies, biased clusters, the λ path and the seed spread.
 
 :data:`COLUMN_LABELS` names the columns of the chapter's tables (``acc_1`` → "accuracy, group
 A1"); every figure here draws with :func:`nlpbias.plotting.barh` (bars of one row side by side,
@@ -9,12 +9,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FuncFormatter
 
-from nlpbias.plotting import barh, require_columns
+from nlpbias.plotting import (
+    PALETTE,
+    annotate_apart,
+    barh,
+    legend_below,
+    new_figure,
+    require_columns,
+)
 
-__all__ = ["COLUMN_LABELS", "biased_cluster_figure", "group_accuracy_figure", "groups_note"]
+__all__ = [
+    "COLUMN_LABELS",
+    "biased_cluster_figure",
+    "group_accuracy_figure",
+    "groups_note",
+    "lambda_path_figure",
+    "seed_spread_figure",
+]
 
 #: Column of the chapter's tables → its name in figures (and tables).
 COLUMN_LABELS: dict[str, str] = {
@@ -126,3 +143,132 @@ def biased_cluster_figure(
         xlabel="% of clusters (BCR) or of rows (BIR)",
         title=title,
     )
+
+
+_METHOD_STYLE = {  # method of robustness.METHODS -> (colour, marker)
+    "K-Means": ("0.35", "*"),
+    "LOGAN, paper's rule": (PALETTE[0], "o"),
+    "LOGAN, exact rule": (PALETTE[1], "s"),
+}
+_PATH_Y = {
+    "n_biased": "biased clusters (|gap| ≥ 5 points)",
+    "max_abs_gap_pts": "largest |gap| (points)",
+}
+
+
+def lambda_path_figure(path: pd.DataFrame) -> Figure:
+    """The λ path: inertia ratio (x) against biased clusters and the largest gap, per rule.
+
+    Each LOGAN point is labelled with its λ; K-Means (λ = 0) is the star at ratio 1.
+
+    Parameters
+    ----------
+    path : DataFrame
+        :func:`nlpbias.studies.logan.robustness.lambda_path` rows, with an ``attribute``
+        column for one row of panels per attribute. Fits that did not converge or kept too few
+        eligible clusters (``usable`` False) are drawn hollow.
+
+    Examples
+    --------
+    >>> p = pd.DataFrame({"method": ["K-Means", "LOGAN, paper's rule"], "lam": [0.0, 1.0],
+    ...                   "inertia_ratio": [1.0, 1.2], "n_biased": [2, 3],
+    ...                   "max_abs_gap_pts": [20.0, 25.0], "usable": [True, False]})
+    >>> len(lambda_path_figure(p).axes)
+    2
+    """
+    require_columns(
+        path, ["method", "lam", "inertia_ratio", "usable", *_PATH_Y], "lambda_path_figure"
+    )
+    frame = path if "attribute" in path.columns else path.assign(attribute="")
+    attrs = list(dict.fromkeys(frame["attribute"]))
+    fig, axes = new_figure(2 * len(attrs), ncols=2, width=4.2, height=3.4)
+    marks = []
+    for row, attr in enumerate(attrs):
+        sub = frame[frame["attribute"] == attr]
+        for col, (y, label) in enumerate(_PATH_Y.items()):
+            ax = axes[2 * row + col]
+            for method, (colour, marker) in _METHOD_STYLE.items():
+                pts = sub[sub["method"] == method].sort_values("lam")
+                if pts.empty:
+                    continue
+                if len(pts) > 1:
+                    ax.plot(pts["inertia_ratio"], pts[y], color=colour, linewidth=1, zorder=1)
+                for usable, part in pts.groupby("usable"):
+                    ax.scatter(
+                        part["inertia_ratio"], part[y], marker=marker,
+                        zorder=3 if method == "K-Means" else 2,
+                        s=90 if marker == "*" else 36, edgecolors=colour,
+                        facecolors=colour if usable else "white", linewidths=1.2,
+                    )  # fmt: skip
+            ax.set_xscale("log")
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.set(xlabel="inertia ÷ K-Means inertia (log scale)", ylabel=label,
+                   title=f"{attr}" if attr else "")  # fmt: skip
+            marks.append((ax, sub[sub["lam"] > 0], y))
+    handles = [
+        Line2D([], [], color=c, marker=m, linestyle="-" if n != "K-Means" else "",
+               markersize=9 if m == "*" else 6)
+        for n, (c, m) in _METHOD_STYLE.items()
+    ]  # fmt: skip
+    handles.append(Line2D([], [], color="0.3", marker="o", markerfacecolor="white", linestyle=""))
+    labels = [*(f"{n} (λ = 0)" if n == "K-Means" else n for n in _METHOD_STYLE),
+              "hollow: did not converge, or too few eligible clusters"]  # fmt: skip
+    legend_below(fig, handles, labels)
+    for ax, pts, y in marks:  # last: on the final layout; each LOGAN point says its λ
+        annotate_apart(
+            ax, pts["inertia_ratio"].to_numpy(float), pts[y].to_numpy(float),
+            [f"{v:g}" for v in pts["lam"]], fontsize="xx-small",
+        )  # fmt: skip
+    return fig
+
+
+def seed_spread_figure(spread: pd.DataFrame) -> Figure:
+    """BCR and the largest gap over k-means++ seeds, one dot per seed and a bar at the median.
+
+    Dots of equal value are stacked (no random jitter), so the figure is the same on every run.
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"method": ["K-Means", "K-Means"], "seed": [0, 1],
+    ...                   "bcr_pct": [50.0, 50.0], "max_abs_gap_pts": [10.0, 12.0]})
+    >>> len(seed_spread_figure(s).axes)
+    2
+    """
+    require_columns(spread, ["method", "bcr_pct", "max_abs_gap_pts"], "seed_spread_figure")
+    frame = spread if "attribute" in spread.columns else spread.assign(attribute="")
+    attrs = list(dict.fromkeys(frame["attribute"]))
+    methods = [m for m in _METHOD_STYLE if m in set(frame["method"])]
+    fig, axes = new_figure(2 * len(attrs), ncols=2, width=4.2, height=0.5 * len(methods) + 1.6)
+    columns = {
+        "bcr_pct": ("BCR: biased clusters (%)", 1.0),
+        "max_abs_gap_pts": ("largest |gap| (points)", 0.5),
+    }
+    for row, attr in enumerate(attrs):
+        sub = frame[frame["attribute"] == attr]
+        for col, (x, (label, step)) in enumerate(columns.items()):
+            ax = axes[2 * row + col]
+            for i, method in enumerate(methods):
+                values = sub.loc[sub["method"] == method, x].dropna().to_numpy(float)
+                bins = np.round(values / step)
+                colour, marker = _METHOD_STYLE[method]
+                for b in np.unique(bins):
+                    same = values[bins == b]
+                    step_y = min(0.07, 0.36 / max(len(same) - 1, 1))  # a stack stays in its row
+                    offsets = (np.arange(len(same)) - (len(same) - 1) / 2) * step_y
+                    ax.scatter(same, i + offsets, s=14, color=colour, marker="o", zorder=2)
+                if len(values):  # the median as a bar under the row's dots
+                    med = float(np.median(values))
+                    ax.plot([med, med], [i + 0.22, i + 0.42], color="black", linewidth=2.5)
+            ax.set_yticks(range(len(methods)), methods)
+            ax.set_ylim(len(methods) - 0.5, -0.5)
+            ax.set(xlabel=label, title=f"{attr}" if attr else "")
+            if col:
+                ax.tick_params(axis="y", labelleft=False)
+    legend_below(
+        fig,
+        [Line2D([], [], color="0.3", marker="o", linestyle="", markersize=4),
+         Line2D([], [], color="black", linewidth=2)],
+        ["one k-means++ seed", "median over seeds (bar under the dots)"],
+    )  # fmt: skip
+    return fig

@@ -22,6 +22,7 @@ from nlpbias.core.checks import check_choice
 from nlpbias.core.repro import rng as _rng
 from nlpbias.studies.logan.calibration import max_gap_null, random_split_gap
 from nlpbias.studies.logan.estimator import LOGAN
+from nlpbias.studies.logan.robustness import best_lams, lambda_path, seed_spread, spread_summary
 from nlpbias.studies.logan.summaries import compare_with_kmeans, select_lambda
 from nlpbias.studies.logan.topics import topic_words
 
@@ -335,3 +336,41 @@ def topic_word_table(
                 }
             )
     return pd.DataFrame(rows)
+
+
+def run_robustness(
+    data: LoganData,
+    attribute: str,
+    *,
+    path_grid: tuple[float, ...] = (1, 30, 100, 200, 300, 1000),
+    n_seeds: int = 20,
+    n_clusters: int = 10,
+    min_group_size: int = 20,
+    min_clusters: int = 5,
+    random_state: int | None = 0,
+    show_progress: bool = True,
+) -> dict[str, Any]:
+    """The λ path of both rules and the spread over k-means++ seeds for one attribute.
+
+    Returns
+    -------
+    dict
+        ``path`` (:func:`~nlpbias.studies.logan.robustness.lambda_path`), ``lams`` (the usable
+        ``lam`` per rule with the most biased clusters), ``spread``
+        (:func:`~nlpbias.studies.logan.robustness.seed_spread` at those ``lam``) and ``summary``
+        (:func:`~nlpbias.studies.logan.robustness.spread_summary`).
+    """
+    sub = data.subset(attribute)
+    est = LOGAN(
+        n_clusters=n_clusters,
+        min_group_size=min_group_size,
+        min_clusters=min_clusters,
+        groups=data.pairs[attribute],
+        random_state=random_state,
+    )
+    path = lambda_path(sub, estimator=est, grid=path_grid)
+    lams = best_lams(path)
+    spread = seed_spread(
+        sub, lams=lams, estimator=est, n_seeds=n_seeds, show_progress=show_progress
+    )
+    return {"path": path, "lams": lams, "spread": spread, "summary": spread_summary(spread)}

@@ -81,13 +81,16 @@ def local_bias_summary(report: pd.DataFrame, *, threshold: float = 5.0) -> dict[
 
 
 def _row(est: LOGAN, threshold: float, kmeans_inertia: float) -> dict[str, Any]:
-    row = {"n_iter": est.n_iter_, "inertia": est.inertia_}
+    row = {"n_iter": est.n_iter_, "converged": bool(est.converged_), "inertia": est.inertia_}
     row["inertia_ratio"] = est.inertia_ / kmeans_inertia if kmeans_inertia else float("nan")
     try:
         row.update(local_bias_summary(est.cluster_report_, threshold=threshold))
     except ValueError:
         log.warning("lam=%g: no eligible cluster; its bias columns are NaN", est.lam)
         row.update(n_clusters=est.n_clusters_, n_eligible=0, n_biased=0)
+    # degenerate: fewer clusters with both groups large enough than merging keeps
+    row["degenerate"] = bool(row["n_eligible"] < min(est.min_clusters, est.n_clusters_))
+    row["usable"] = row["converged"] and not row["degenerate"]
     return row
 
 
@@ -140,15 +143,20 @@ def select_lambda(
 ) -> tuple[float, pd.DataFrame]:
     """Fit LOGAN for each ``lam`` in ``grid``; pick the one with the most biased clusters.
 
-    Ties go to the smaller ``lam`` (closest to K-Means). ``inertia_ratio`` is relative to
-    K-Means (``lam=0``) with the same settings, fitted once.
+    Only a *usable* fit is picked: one that converged before ``max_iter`` and keeps at least
+    ``min_clusters`` eligible clusters (a large ``lam`` can make the batch rule oscillate, or
+    collapse the clustering into a few clusters). Ties go to the smaller ``lam`` (closest to
+    K-Means). When no ``lam`` is usable the best of all is returned and ``table.attrs["note"]``
+    says so. ``inertia_ratio`` is relative to K-Means (``lam=0``) with the same settings,
+    fitted once.
 
     Returns
     -------
     best_lam : float
     table : pandas.DataFrame
-        Index ``lam``; columns ``n_biased, bcr_pct, bir_pct, max_abs_gap_pts, inertia_ratio, ...``
-        (bias columns NaN for a ``lam`` with no eligible cluster; a warning is logged).
+        Index ``lam``; columns ``n_biased, bcr_pct, bir_pct, max_abs_gap_pts, inertia_ratio,
+        converged, degenerate, usable, ...`` (bias columns NaN for a ``lam`` with no eligible
+        cluster; a warning is logged).
 
     Examples
     --------
@@ -170,5 +178,12 @@ def select_lambda(
         rows[lam] = _row(clone(est).set_params(lam=lam).fit(X, **fit), threshold, km.inertia_)
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.name = "lam"
-    best = max(grid, key=lambda v: (table.loc[v, "n_biased"], -v))
+    usable = [v for v in grid if table.loc[v, "usable"]]
+    if not usable:
+        table.attrs["note"] = (
+            "no lam in the grid gave a usable fit (converged, at least min_clusters eligible "
+            "clusters); the best of all is returned"
+        )
+        log.warning("select_lambda: %s", table.attrs["note"])
+    best = max(usable or grid, key=lambda v: (table.loc[v, "n_biased"], -v))
     return best, table

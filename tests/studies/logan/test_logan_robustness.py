@@ -1,0 +1,136 @@
+"""The λ path of both rules and the spread over seeds (nlpbias.studies.logan.robustness)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from figure_checks import assert_legend_clear, assert_panel_texts_apart
+from matplotlib.collections import PathCollection
+
+from nlpbias import plotting
+from nlpbias.studies.logan import (
+    LOGAN,
+    best_lams,
+    lambda_path,
+    lambda_path_figure,
+    seed_spread,
+    seed_spread_figure,
+    spread_summary,
+)
+from nlpbias.studies.logan.synthetic import make_local_bias_data
+
+
+@pytest.fixture(scope="module")
+def rows() -> dict:
+    d = make_local_bias_data(1200, dim=8, n_regions=6, random_state=0)
+    return {"X": d["X"], "y_true": d["y_true"], "y_pred_or_score": d["y_pred"],
+            "group": d["group"]}  # fmt: skip
+
+
+def _est() -> LOGAN:
+    return LOGAN(n_clusters=6, min_clusters=3, min_group_size=10, random_state=0)
+
+
+def test_lambda_path_has_kmeans_once_and_every_rule_at_every_lam(rows: dict) -> None:
+    path = lambda_path(rows, estimator=_est(), grid=(1, 1e6))
+    assert path[["method", "lam"]].values.tolist() == [
+        ["K-Means", 0.0],
+        ["LOGAN, paper's rule", 1.0], ["LOGAN, paper's rule", 1e6],
+        ["LOGAN, exact rule", 1.0], ["LOGAN, exact rule", 1e6],
+    ]  # fmt: skip
+    km = path[path["method"] == "K-Means"].iloc[0]
+    assert km["inertia_ratio"] == 1.0 and km["usable"]
+    # each row is the fit it names: refit one by hand
+    one = _est().set_params(lam=1.0, rule="exact").fit(rows["X"], **{
+        k: rows[k] for k in ("y_true", "y_pred_or_score", "group")})  # fmt: skip
+    row = path[(path["method"] == "LOGAN, exact rule") & (path["lam"] == 1.0)].iloc[0]
+    assert row["n_iter"] == one.n_iter_ and bool(row["converged"]) == one.converged_
+    # a huge lam swamps the distances: the fit is flagged, and best_lams never picks it
+    assert not path.loc[path["lam"] == 1e6, "usable"].all()
+    lams = best_lams(path)
+    assert all(path.loc[(path["lam"] == v), "usable"].any() for v in lams.values())
+    assert 1e6 not in lams.values() or path.loc[path["lam"] == 1e6, "usable"].any()
+    with pytest.raises(ValueError, match="rules"):
+        lambda_path(rows, estimator=_est(), rules=["greedy"])
+    with pytest.raises(ValueError, match="grid"):
+        lambda_path(rows, estimator=_est(), grid=[0])
+
+
+def test_seed_spread_is_deterministic_and_seeds_share_their_init(rows: dict) -> None:
+    spread = seed_spread(rows, lams={"paper": 1.0, "exact": 1.0}, estimator=_est(), n_seeds=3)
+    assert len(spread) == 3 * 3
+    assert spread.groupby("method").size().to_dict() == {
+        "K-Means": 3, "LOGAN, paper's rule": 3, "LOGAN, exact rule": 3}  # fmt: skip
+    again = seed_spread(rows, lams={"paper": 1.0, "exact": 1.0}, estimator=_est(), n_seeds=3)
+    pd.testing.assert_frame_equal(spread, again)
+    km = _est().set_params(lam=0.0, random_state=2).fit(rows["X"], **{
+        k: rows[k] for k in ("y_true", "y_pred_or_score", "group")})  # fmt: skip
+    row = spread[(spread["method"] == "K-Means") & (spread["seed"] == 2)].iloc[0]
+    assert row["n_eligible"] == int(km.cluster_report_["eligible"].sum())
+    summary = spread_summary(spread)
+    assert summary.loc["K-Means", "n_seeds"] == 3
+    assert summary.attrs["kmeans_range_clusters"] == int(
+        spread.loc[spread["method"] == "K-Means", "n_biased"].agg(np.ptp)
+    )
+    with pytest.raises(ValueError, match="n_seeds"):
+        seed_spread(rows, lams={}, estimator=_est(), n_seeds=1)
+
+
+def test_lambda_path_figure_draws_each_fit_at_its_values_hollow_when_unusable() -> None:
+    plotting.set_style()
+    path = pd.DataFrame(
+        {"method": ["K-Means", "LOGAN, paper's rule", "LOGAN, paper's rule", "LOGAN, exact rule"],
+         "lam": [0.0, 1.0, 300.0, 1.0], "inertia_ratio": [1.0, 1.01, 2.5, 1.02],
+         "n_biased": [3, 3, 1, 4], "max_abs_gap_pts": [25.0, 24.0, 9.0, 31.0],
+         "usable": [True, True, False, True]}
+    )  # fmt: skip
+    fig = lambda_path_figure(path)
+    for ax, y in zip(fig.axes, ["n_biased", "max_abs_gap_pts"], strict=True):
+        dots = [c for c in ax.collections if type(c) is PathCollection]
+        drawn = sorted(tuple(p) for c in dots for p in c.get_offsets())
+        assert drawn == sorted(zip(path["inertia_ratio"], path[y], strict=True))
+        hollow = [tuple(p) for c in dots for p in c.get_offsets()
+                  if (c.get_facecolor()[0][:3] == 1).all()]  # fmt: skip
+        assert hollow == [(2.5, path.loc[2, y])]
+    assert_legend_clear(fig)
+    assert_panel_texts_apart(fig)
+
+
+def test_seed_spread_figure_one_dot_per_seed_and_the_median() -> None:
+    plotting.set_style()
+    spread = pd.DataFrame(
+        {"method": ["K-Means"] * 4 + ["LOGAN, exact rule"] * 4, "seed": [0, 1, 2, 3] * 2,
+         "bcr_pct": [50.0, 50.0, 62.5, 75.0, 62.5, 75.0, 75.0, 87.5],
+         "max_abs_gap_pts": [20.0, 22.0, 25.0, 30.0, 25.0, 26.0, 30.0, 31.0]}
+    )  # fmt: skip
+    fig = seed_spread_figure(spread)
+    bcr = fig.axes[0]
+    xs = sorted(p[0] for c in bcr.collections for p in c.get_offsets())
+    assert xs == sorted(spread["bcr_pct"])
+    medians = sorted(line.get_xdata()[0] for line in bcr.lines)
+    assert medians == [56.25, 75.0]
+    assert [t.get_text() for t in bcr.get_yticklabels()] == ["K-Means", "LOGAN, exact rule"]
+    assert_legend_clear(fig)
+
+
+def test_verdict_follows_the_rule_stated_before_the_numbers() -> None:
+    from nlpbias.studies.logan import robustness_verdict
+
+    def res(km: list[int], exact: list[int]) -> dict:
+        spread = pd.DataFrame(
+            {"method": ["K-Means"] * len(km) + ["LOGAN, exact rule"] * len(exact),
+             "n_biased": km + exact, "bcr_pct": [12.5 * v for v in km + exact],
+             "max_abs_gap_pts": [20.0] * (len(km) + len(exact))}
+        )  # fmt: skip
+        return {"summary": spread_summary(spread), "lams": {"exact": 30.0}}
+
+    # K-Means moves between 2 and 4 biased clusters: a median gain of 1 is within that
+    within = robustness_verdict({"race": res([2, 3, 4], [3, 4, 5])})
+    assert "a range of 2: a one-cluster difference is within" in within
+    assert "does not add biased clusters beyond K-Means' seed range (median +1)" in within
+    # K-Means always finds 3: a median gain of 2 adds clusters
+    adds = robustness_verdict({"race": res([3, 3, 3], [5, 5, 6])})
+    assert "a range of 0: a one-cluster difference exceeds" in adds
+    assert "it adds biased clusters beyond K-Means' seed range (median +2)" in adds
+    assert "LOGAN, paper's rule: no usable λ on the path, not fitted." in adds
