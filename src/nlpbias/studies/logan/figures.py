@@ -63,6 +63,19 @@ def _title(title: str, pairs: Mapping[str, tuple[str, str]] | None) -> str:
     return f"{title}\n{note}" if note else title
 
 
+def _side_by_side(
+    table: pd.DataFrame, columns: list[str], what: str, *, xlabel: str, title: str
+) -> Figure:
+    """Bars of ``columns`` side by side per (attribute, method) row, named by COLUMN_LABELS."""
+    frame = table.reset_index()
+    require_columns(frame, ["attribute", "method", *columns], what)
+    long = frame.melt(id_vars=["attribute", "method"], value_vars=columns, var_name="column")
+    return barh(
+        long, x="value", y=["attribute", "method"], hue="column", names=COLUMN_LABELS,
+        xlabel=xlabel, title=title,
+    )  # fmt: skip
+
+
 def group_accuracy_figure(
     table1: pd.DataFrame,
     pairs: Mapping[str, tuple[str, str]] | None = None,
@@ -87,23 +100,10 @@ def group_accuracy_figure(
     >>> sum(len(bars) for bars in fig.axes[0].containers)
     4
     """
-    frame = table1.reset_index()
-    require_columns(frame, ["attribute", "method", "acc_1", "acc_2"], "group_accuracy_figure")
-    long = frame.melt(
-        id_vars=["attribute", "method"],
-        value_vars=["acc_1", "acc_2"],
-        var_name="group",
-        value_name="accuracy",
-    )
-    return barh(
-        long,
-        x="accuracy",
-        y=["attribute", "method"],
-        hue="group",
-        names=COLUMN_LABELS,
-        xlabel="accuracy (%)",
-        title=_title(title, pairs),
-    )
+    return _side_by_side(
+        table1, ["acc_1", "acc_2"], "group_accuracy_figure",
+        xlabel="accuracy (%)", title=_title(title, pairs),
+    )  # fmt: skip
 
 
 def biased_cluster_figure(
@@ -126,23 +126,10 @@ def biased_cluster_figure(
     >>> sum(len(bars) for bars in fig.axes[0].containers)
     2
     """
-    frame = table4.reset_index()
-    require_columns(frame, ["attribute", "method", "bcr_pct", "bir_pct"], "biased_cluster_figure")
-    long = frame.melt(
-        id_vars=["attribute", "method"],
-        value_vars=["bcr_pct", "bir_pct"],
-        var_name="share",
-        value_name="percent",
-    )
-    return barh(
-        long,
-        x="percent",
-        y=["attribute", "method"],
-        hue="share",
-        names=COLUMN_LABELS,
-        xlabel="% of clusters (BCR) or of rows (BIR)",
-        title=title,
-    )
+    return _side_by_side(
+        table4, ["bcr_pct", "bir_pct"], "biased_cluster_figure",
+        xlabel="% of clusters (BCR) or of rows (BIR)", title=title,
+    )  # fmt: skip
 
 
 _METHOD_STYLE = {  # method of robustness.METHODS -> (colour, marker)

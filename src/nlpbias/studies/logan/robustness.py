@@ -27,7 +27,7 @@ from nlpbias.core.checks import check_int
 from nlpbias.core.progress import progress
 from nlpbias.studies.logan.estimator import LOGAN, logan_or_default
 from nlpbias.studies.logan.lloyd import RULES
-from nlpbias.studies.logan.summaries import select_lambda
+from nlpbias.studies.logan.summaries import local_bias_summary, select_lambda
 
 __all__ = [
     "METHODS",
@@ -90,15 +90,15 @@ def lambda_path(
     if not grid or any(not np.isfinite(v) or v <= 0 for v in grid):
         raise ValueError(f"grid must list numbers > 0 (K-Means is added), got {grid!r}")
     frames = []
-    for rule in rules:
+    for rule in rules:  # K-Means (lam = 0) is the same fit under every rule: once, first
         _, table = select_lambda(
             rows["X"], **_fit_args(rows), estimator=clone(est).set_params(rule=rule),
-            grid=[0.0, *grid], threshold=threshold,
+            grid=grid if frames else [0.0, *grid], threshold=threshold,
         )  # fmt: skip
         table = table.reset_index()
         name = next(m for m, r in METHODS.items() if r == rule)
         table["method"] = np.where(table["lam"] == 0, "K-Means", name)
-        frames.append(table if not frames else table[table["lam"] > 0])
+        frames.append(table)
     out = pd.concat(frames, ignore_index=True)
     return out[["method", "lam", *_COLUMNS]]
 
@@ -129,8 +129,6 @@ def seed_spread(
         One row per (``seed``, ``method``): ``lam``, ``n_eligible``, ``n_biased``, ``bcr_pct``,
         ``max_abs_gap_pts``, ``converged``.
     """
-    from nlpbias.studies.logan.summaries import local_bias_summary
-
     est = logan_or_default(estimator)
     n_seeds = check_int(n_seeds, "n_seeds", minimum=2)
     unknown = [r for r in lams if r not in RULES]
