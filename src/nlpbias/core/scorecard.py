@@ -1,0 +1,359 @@
+"""Headline rows and the verdict rules of the reproduction scorecard, written once.
+
+Every study exposes its headlines — one claim of its paper each, with the paper's number and this
+book's — as rows built by :func:`headline`; the chapter shows them with :func:`display_rows` (a
+table that also carries the rows as JSON, so the scorecard page can read them from the executed
+notebook), and the scorecard page (:mod:`nlpbias.book.scorecard`) stacks the rows of every
+chapter. The verdict of a row is computed here, from its numbers, by the rules in :data:`RULES`;
+the page prints those rules before its table (:func:`rules_markdown`).
+
+A claim is one of two kinds:
+
+``direction``
+    The paper reports an effect with a sign (a gap, a difference, a correlation). Its number is a
+    point or a range ``[paper_low, paper_high]``.
+``null``
+    The paper reports the *absence* of an effect (a correlation near zero, no significant gap).
+
+This book's number comes with a 95 % interval ``[ci_low, ci_high]`` (bootstrap over models or
+seeds, or the range over seeds; the row says which in ``interval``). A row whose number comes from a
+synthetic stand-in (``data="synthetic"``: the ``smoke`` and ``demo`` profiles) is not a test of
+the paper, and neither is a row without a number.
+
+Examples
+--------
+>>> row = headline(
+...     study="demo", key="gap", claim="Group A scores higher than group B.",
+...     paper=0.3, book=0.25, ci_low=0.1, ci_high=0.4, interval="bootstrap over 5 seeds",
+...     data="real", chapter="demo", section="the-gap")
+>>> row["verdict"], row["reason"]
+('reproduced', "same sign, interval excludes 0, and the paper's number lies inside it")
+>>> headline(study="demo", key="gap", claim="c", paper=0.3, book=0.25, ci_low=-0.1,
+...          ci_high=0.4, interval="bootstrap", data="real", chapter="demo",
+...          section="s")["verdict"]
+'not reproduced'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+__all__ = [
+    "COLUMNS",
+    "DATA_KINDS",
+    "JSON_MIME",
+    "KINDS",
+    "RULES",
+    "VERDICTS",
+    "check_rows",
+    "display_rows",
+    "headline",
+    "rows_from_bundle",
+    "rules_markdown",
+    "verdict",
+]
+
+#: The four verdicts, from best to worst agreement (``not testable offline`` last).
+VERDICTS = ("reproduced", "direction only", "not reproduced", "not testable offline")
+#: What a claim says: an effect with a sign, or no effect.
+KINDS = ("direction", "null")
+#: Where this book's number comes from: the paper's data or a real substitute for it (``real``),
+#: or a synthetic stand-in with a planted effect (``synthetic``, profiles ``smoke`` and ``demo``).
+DATA_KINDS = ("real", "synthetic")
+#: The MIME type under which :func:`display_rows` stores the rows in the executed notebook.
+JSON_MIME = "application/json"
+
+#: One line per rule, in the order they are applied; the page prints them before the table.
+RULES = (
+    (
+        "not testable offline",
+        "this book has no number for the claim, or its number comes from a synthetic stand-in "
+        "(profiles `smoke` and `demo`), which tests the code, not the paper.",
+    ),
+    (
+        "reproduced",
+        "for an effect with a sign: this book's 95 % interval excludes zero on the paper's side "
+        "*and* overlaps the paper's number (a point, or a range such as 0.83–0.91); for a "
+        "reported absence of an effect: this book's interval includes zero.",
+    ),
+    (
+        "direction only",
+        "for an effect with a sign: the interval excludes zero on the paper's side but does not "
+        "reach the paper's number.",
+    ),
+    (
+        "not reproduced",
+        "everything else: the interval includes zero (a sign counts as agreeing only where it "
+        "excludes zero), lies on the other side, or — for a reported absence — excludes zero.",
+    ),
+)
+
+COLUMNS = [
+    "study",
+    "key",
+    "claim",
+    "kind",
+    "paper",
+    "paper_low",
+    "paper_high",
+    "book",
+    "ci_low",
+    "ci_high",
+    "interval",
+    "unit",
+    "data",
+    "verdict",
+    "reason",
+    "chapter",
+    "section",
+]
+
+
+def _num(value: object, name: str) -> float:
+    if value is None:
+        return math.nan
+    try:
+        x = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number or None, got {value!r}") from None
+    if math.isinf(x):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return x
+
+
+def verdict(
+    *,
+    kind: str,
+    paper_low: float,
+    paper_high: float,
+    book: float,
+    ci_low: float,
+    ci_high: float,
+    data: str,
+) -> tuple[str, str]:
+    """The verdict and its reason in one line, by :data:`RULES`.
+
+    Parameters
+    ----------
+    kind : {"direction", "null"}
+        What the paper claims (see the module docstring).
+    paper_low, paper_high : float
+        The paper's number (equal for a point) or range. For ``null`` claims only their presence
+        is used.
+    book, ci_low, ci_high : float
+        This book's number and its 95 % interval (NaN where missing).
+    data : {"real", "synthetic"}
+        Where this book's number comes from.
+
+    Examples
+    --------
+    >>> verdict(kind="direction", paper_low=0.8, paper_high=0.9, book=0.3, ci_low=0.1,
+    ...         ci_high=0.5, data="real")
+    ('direction only', "same sign, interval excludes 0, but does not reach the paper's 0.8–0.9")
+    >>> verdict(kind="null", paper_low=0.1, paper_high=0.1, book=0.02, ci_low=-0.2,
+    ...         ci_high=0.3, data="real")[0]
+    'reproduced'
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    if data not in DATA_KINDS:
+        raise ValueError(f"data must be one of {DATA_KINDS}, got {data!r}")
+    if data == "synthetic":
+        return VERDICTS[3], "synthetic stand-in on this profile; the `paper` profile tests it"
+    if math.isnan(book):
+        return VERDICTS[3], "no number in this book for this claim"
+    lo = book if math.isnan(ci_low) else ci_low
+    hi = book if math.isnan(ci_high) else ci_high
+    if lo > hi:
+        raise ValueError(f"ci_low {ci_low} is above ci_high {ci_high}")
+    if kind == "null":
+        if lo <= 0 <= hi:
+            return VERDICTS[0], "the paper reports no effect, and this book's interval includes 0"
+        return VERDICTS[2], "the paper reports no effect, but this book's interval excludes 0"
+    if math.isnan(paper_low) or math.isnan(paper_high):
+        raise ValueError("a direction claim needs the paper's number (paper_low, paper_high)")
+    if paper_low > paper_high:
+        raise ValueError(f"paper_low {paper_low} is above paper_high {paper_high}")
+    sign = 1 if paper_low > 0 else -1 if paper_high < 0 else 0
+    if sign == 0:
+        raise ValueError(
+            f"a direction claim needs a paper number with a sign, got {paper_low}–{paper_high}; "
+            "use kind='null' for a reported absence of an effect"
+        )
+    if lo <= 0 <= hi:
+        return VERDICTS[2], "this book's interval includes 0, so the sign is not established"
+    if (lo > 0) != (sign > 0):
+        return VERDICTS[2], "opposite sign: this book's interval excludes 0 on the other side"
+    if hi >= paper_low and lo <= paper_high:
+        return VERDICTS[0], "same sign, interval excludes 0, and the paper's number lies inside it"
+    shown = f"{paper_low:g}" if paper_low == paper_high else f"{paper_low:g}–{paper_high:g}"
+    return VERDICTS[1], f"same sign, interval excludes 0, but does not reach the paper's {shown}"
+
+
+def headline(
+    *,
+    study: str,
+    key: str,
+    claim: str,
+    book: float | None,
+    ci_low: float | None,
+    ci_high: float | None,
+    interval: str,
+    data: str,
+    chapter: str,
+    section: str,
+    paper: float | Sequence[float] | None = None,
+    kind: str = "direction",
+    unit: str = "",
+    note: str = "",
+) -> dict[str, Any]:
+    """One headline row with its verdict (columns :data:`COLUMNS`).
+
+    Parameters
+    ----------
+    study, key : str
+        The study (its package name) and a short id unique within it.
+    claim : str
+        The paper's claim in one sentence.
+    book, ci_low, ci_high : float or None
+        This book's number and its 95 % interval; None where the book has none.
+    interval : str
+        What the interval is, e.g. ``"bootstrap over 5 seeds"``.
+    data : {"real", "synthetic"}
+        Where this book's number comes from (see :data:`DATA_KINDS`).
+    chapter, section : str
+        The chapter (its notebook name, e.g. ``"logan"``) and the id of the section that shows
+        the number (the anchor of its heading, e.g. ``"does-the-bias-term-ever-help"``).
+    paper : float, (low, high) or None
+        The paper's number or range; None only for ``kind="null"`` claims without one.
+    kind : {"direction", "null"}
+        See the module docstring.
+    unit : str
+        Unit of the numbers, e.g. ``"points"``.
+    note : str
+        Appended to the verdict's reason (e.g. what differs from the paper's setting).
+    """
+    for name, value in (("study", study), ("key", key), ("claim", claim), ("chapter", chapter)):
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(f"headline: {name} must be a non-empty string, got {value!r}")
+    if isinstance(paper, Sequence) and not isinstance(paper, str):
+        if len(paper) != 2:
+            raise ValueError(
+                f"headline {key!r}: paper must be a number or (low, high), got {paper}"
+            )
+        p_lo, p_hi = _num(paper[0], "paper[0]"), _num(paper[1], "paper[1]")
+    else:
+        p_lo = p_hi = _num(paper, "paper")
+    values = {n: _num(v, n) for n, v in (("book", book), ("ci_low", ci_low), ("ci_high", ci_high))}
+    v, reason = verdict(kind=kind, paper_low=p_lo, paper_high=p_hi, data=data, **values)
+    if note:
+        reason = f"{reason}; {note}"
+    return {
+        "study": study,
+        "key": key,
+        "claim": claim,
+        "kind": kind,
+        "paper": (p_lo + p_hi) / 2,
+        "paper_low": p_lo,
+        "paper_high": p_hi,
+        **values,
+        "interval": interval,
+        "unit": unit,
+        "data": data,
+        "verdict": v,
+        "reason": reason,
+        "chapter": chapter,
+        "section": section,
+    }
+
+
+def check_rows(rows: pd.DataFrame | Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+    """Rows as a frame with :data:`COLUMNS`, after checking them (unique keys, known verdicts)."""
+    frame = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows))
+    missing = [c for c in COLUMNS if c not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"headline rows lack column(s) {missing}; build each row with "
+            "nlpbias.core.scorecard.headline"
+        )
+    dup = frame.duplicated(["study", "key"])
+    if dup.any():
+        raise ValueError(
+            f"headline rows repeat (study, key): {frame.loc[dup, ['study', 'key']].values.tolist()}"
+        )
+    bad = sorted(set(frame["verdict"]) - set(VERDICTS))
+    if bad:
+        raise ValueError(f"unknown verdict(s) {bad}; expected one of {VERDICTS}")
+    return frame[COLUMNS].reset_index(drop=True)
+
+
+def _shown(frame: pd.DataFrame) -> pd.DataFrame:
+    def paper(r: pd.Series) -> str:
+        if math.isnan(r["paper_low"]):
+            return "—"
+        if r["paper_low"] == r["paper_high"]:
+            return f"{r['paper_low']:.3g}"
+        return f"{r['paper_low']:.3g}–{r['paper_high']:.3g}"
+
+    def book(r: pd.Series) -> str:
+        if math.isnan(r["book"]):
+            return "—"
+        if math.isnan(r["ci_low"]):
+            return f"{r['book']:.3g}"
+        return f"{r['book']:.3g} [{r['ci_low']:.3g}, {r['ci_high']:.3g}]"
+
+    return pd.DataFrame(
+        {
+            "claim": frame["claim"],
+            "paper": frame.apply(paper, axis=1),
+            "this book [95 % interval]": frame.apply(book, axis=1),
+            "verdict": frame["verdict"],
+        }
+    )
+
+
+def display_rows(rows: pd.DataFrame | Iterable[Mapping[str, Any]]) -> None:
+    """Show headline rows in a notebook, as a table that also carries them as JSON.
+
+    The output bundle has ``text/html`` and ``text/plain`` (what the reader sees) and
+    :data:`JSON_MIME` (``{"headlines": [row, ...]}``, read back by :func:`rows_from_bundle`).
+    """
+    from IPython.display import display
+
+    frame = check_rows(rows)
+    shown = _shown(frame)
+    records = json.loads(frame.to_json(orient="records"))
+    display(
+        {
+            "text/html": shown.to_html(index=False, border=0, classes="dataframe"),
+            "text/plain": shown.to_string(index=False),
+            JSON_MIME: {"headlines": records},
+        },
+        raw=True,
+    )
+
+
+def rows_from_bundle(data: Mapping[str, Any]) -> pd.DataFrame:
+    """The rows a :func:`display_rows` output carries (``data`` = the output's ``data`` dict)."""
+    payload = data.get(JSON_MIME)
+    if isinstance(payload, str):
+        payload = json.loads(payload)
+    if not isinstance(payload, Mapping) or "headlines" not in payload:
+        raise ValueError(
+            f"this output carries no headline rows (no {JSON_MIME!r} with 'headlines'); "
+            "it was not written by nlpbias.core.scorecard.display_rows"
+        )
+    frame = pd.DataFrame(payload["headlines"])
+    for c in ("paper", "paper_low", "paper_high", "book", "ci_low", "ci_high"):
+        frame[c] = pd.to_numeric(frame[c], errors="coerce").astype(float)
+    return check_rows(frame)
+
+
+def rules_markdown() -> str:
+    """The verdict rules as a Markdown list, in the order they are applied."""
+    return "\n".join(f"- **{name}**: {text}" for name, text in RULES)

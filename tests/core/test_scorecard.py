@@ -1,0 +1,109 @@
+"""The verdict rules of the scorecard and the round trip of headline rows through a notebook output."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from nlpbias.core import scorecard as sc
+
+BASE = dict(
+    study="s",
+    key="k",
+    claim="A claim.",
+    interval="bootstrap",
+    data="real",
+    chapter="ch",
+    section="sec",
+)
+
+
+def row(**kw):
+    return sc.headline(**{**BASE, **kw})
+
+
+@pytest.mark.parametrize(
+    ("paper", "book", "lo", "hi", "expected"),
+    [
+        (0.3, 0.25, 0.1, 0.4, "reproduced"),
+        (0.3, 0.05, 0.01, 0.1, "direction only"),
+        (0.3, 0.05, -0.01, 0.1, "not reproduced"),  # interval includes 0
+        (0.3, -0.2, -0.3, -0.1, "not reproduced"),  # opposite sign
+        (-0.435, -0.3, -0.5, -0.1, "reproduced"),
+        (-0.435, -0.004, -0.30, 0.29, "not reproduced"),  # the issue's base career case
+        ((0.83, 0.91), 0.7, 0.5, 0.85, "reproduced"),  # range overlaps the interval
+        ((0.83, 0.91), 0.5, 0.3, 0.7, "direction only"),
+    ],
+)
+def test_direction_rules(paper, book, lo, hi, expected):
+    assert row(paper=paper, book=book, ci_low=lo, ci_high=hi)["verdict"] == expected
+
+
+def test_null_rule_and_untestable():
+    assert (
+        row(kind="null", paper=0.1, book=0.0, ci_low=-0.1, ci_high=0.2)["verdict"] == "reproduced"
+    )
+    assert row(kind="null", paper=None, book=0.5, ci_low=0.3, ci_high=0.7)["verdict"] == (
+        "not reproduced"
+    )
+    assert row(paper=1.0, book=None, ci_low=None, ci_high=None)["verdict"] == "not testable offline"
+    synth = row(paper=1.0, book=1.0, ci_low=0.9, ci_high=1.1, data="synthetic")
+    assert synth["verdict"] == "not testable offline"
+
+
+def test_point_without_interval_uses_the_point():
+    r = row(paper=2.0, book=1.0, ci_low=None, ci_high=None)
+    assert r["verdict"] == "direction only" and math.isnan(r["ci_low"])
+
+
+@pytest.mark.parametrize(
+    ("kw", "match"),
+    [
+        (dict(paper=0.0, book=1.0, ci_low=0.5, ci_high=1.5), "use kind='null'"),
+        (dict(paper=None, book=1.0, ci_low=0.5, ci_high=1.5), "needs the paper's number"),
+        (dict(paper=1.0, book=1.0, ci_low=1.5, ci_high=0.5), "above ci_high"),
+        (dict(paper=1.0, book=1.0, ci_low=0.5, ci_high=1.5, kind="size"), "kind must be"),
+        (dict(paper=1.0, book=1.0, ci_low=0.5, ci_high=1.5, data="demo"), "data must be"),
+        (dict(paper=(1.0,), book=1.0, ci_low=0.5, ci_high=1.5), r"\(low, high\)"),
+        (dict(paper=1.0, book="x", ci_low=0.5, ci_high=1.5), "book must be a number"),
+        (dict(paper=1.0, book=1.0, ci_low=0.5, ci_high=1.5, claim=" "), "claim must be"),
+    ],
+)
+def test_bad_rows_are_refused(kw, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        row(**kw)
+
+
+def test_check_rows_refuses_duplicates_and_missing_columns():
+    r = row(paper=1.0, book=1.0, ci_low=0.5, ci_high=1.5)
+    with pytest.raises(ValueError, match="repeat"):
+        sc.check_rows([r, r])
+    with pytest.raises(ValueError, match="lack column"):
+        sc.check_rows(pd.DataFrame([{"study": "s"}]))
+
+
+def test_display_round_trip(monkeypatch):
+    shown = []
+    import IPython.display
+
+    monkeypatch.setattr(IPython.display, "display", lambda obj, raw: shown.append(obj))
+    rows = [
+        row(key="a", paper=1.0, book=0.9, ci_low=0.5, ci_high=1.5),
+        row(key="b", paper=None, kind="null", book=None, ci_low=None, ci_high=None),
+    ]
+    sc.display_rows(rows)
+    (bundle,) = shown
+    assert {"text/html", "text/plain", sc.JSON_MIME} <= set(bundle)
+    back = sc.rows_from_bundle(bundle)
+    pd.testing.assert_frame_equal(back, sc.check_rows(rows))
+    assert "0.9 [0.5, 1.5]" in bundle["text/plain"]
+    with pytest.raises(ValueError, match="carries no headline rows"):
+        sc.rows_from_bundle({"text/plain": "x"})
+
+
+def test_rules_are_listed_in_order():
+    text = sc.rules_markdown()
+    positions = [text.index(f"**{name}**") for name, _ in sc.RULES]
+    assert positions == sorted(positions) and len(sc.RULES) == len(sc.VERDICTS)
