@@ -1,4 +1,4 @@
-"""The verdict rules of the scorecard and the round trip of headline rows through a notebook output."""
+"""The scorecard's verdict rules, and headline rows through a notebook output and back."""
 
 from __future__ import annotations
 
