@@ -19,6 +19,14 @@ from nlpbias.studies.pinned_auc.mitigation import (
 from nlpbias.studies.pinned_auc.roc import (
     auc,
 )
+from nlpbias.studies.pinned_auc.scenarios import (
+    compare_scenarios,
+    family_difference,
+    mechanism_verdicts,
+    run_scenario,
+    skewed_scenario,
+    template_differences,
+)
 from nlpbias.studies.pinned_auc.study import (
     FAMILIES,
     StudyData,
@@ -39,18 +47,24 @@ __all__ = [
     "auc",
     "bias_report",
     "build_families",
+    "compare_scenarios",
     "evaluate",
     "FAMILIES",
+    "family_difference",
     "family_summary",
     "frequency_change",
     "load_study_data",
     "make_shifted_groups",
+    "mechanism_verdicts",
     "METRIC_LABELS",
     "paper_comparison",
     "per_term_figure",
     "reported",
+    "run_scenario",
     "seed_dots_figure",
+    "skewed_scenario",
     "StudyData",
+    "template_differences",
     "train_and_score",
     "verdicts",
 ]

@@ -349,7 +349,8 @@ def reported(name: str = "dixon2018") -> dict[str, pd.DataFrame]:
     -------
     dict
         ``table4`` (eval_set, family, reported_auc), ``table5`` (metric, family, reported_sum),
-        ``n_models`` (the number of models per family the sums run over) and ``table3``.
+        ``n_models`` (the number of models per family the sums run over), ``table3`` and
+        ``table1`` (per term, the percent of toxic and of all comments that contain it).
     """
     from nlpbias.data.reported import load_reported
 
@@ -371,6 +372,7 @@ def reported(name: str = "dixon2018") -> dict[str, pd.DataFrame]:
         "table5": pd.DataFrame(t5),
         "n_models": n_models,
         "table3": spec.get("table3_thought_experiment", {}),
+        "table1": spec.get("table1_pct", {}),
     }
 
 

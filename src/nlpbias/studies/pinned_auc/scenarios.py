@@ -1,0 +1,309 @@
+"""A second scenario of the chapter, and the tables that set the two scenarios side by side.
+
+The first scenario is the paper's recipe on this book's data (:mod:`.study`): Davidson tweets,
+pools of Wikipedia sentences. The second, :func:`skewed_scenario`, keeps every part in-domain and
+gives chosen identity terms the skew of Dixon et al.'s Table 1 (:mod:`.skew`), so that the
+mitigation has something to undo. :func:`run_scenario` runs the three families on either;
+:func:`template_differences` restricts the equality differences to the terms a scenario skewed;
+:func:`mechanism_verdicts` says, per metric, whether the mitigation beats *both* the baseline
+and the random control; :func:`family_difference` is the mitigated-minus-baseline difference
+with a bootstrap interval over seeds (the scorecard's number).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nlpbias.core.repro import rng as _rng
+from nlpbias.studies.pinned_auc.skew import SkewResult, skew_in_domain, table1_ratios
+from nlpbias.studies.pinned_auc.study import (
+    StudyData,
+    build_families,
+    evaluate,
+    reported,
+    train_and_score,
+)
+
+__all__ = [
+    "compare_scenarios",
+    "family_difference",
+    "mechanism_verdicts",
+    "run_scenario",
+    "skewed_scenario",
+    "template_differences",
+]
+
+_DIFF = {"FPED": ("fpr", "fpr"), "FNED": ("fnr", "fnr"), "PAED": ("pinned_auc", "auc")}
+
+
+def skewed_scenario(
+    data: StudyData,
+    *,
+    targets: Mapping[str, float] | None = None,
+    toxic_share: float = 0.15,
+    hold_back: float = 0.5,
+    random_state: int | None = 0,
+) -> tuple[StudyData, SkewResult]:
+    """The in-domain skew scenario built from ``data``'s training texts.
+
+    The training set is :func:`.skew.skew_in_domain` of ``data.train`` (default targets: Dixon
+    et al.'s Table 1 ratios); the mitigation pool is its held-back non-toxic texts, the control
+    pool its held-out random non-toxic texts; the evaluation sets and terms are ``data``'s.
+    """
+    if targets is None:
+        targets = table1_ratios(reported("dixon2018")["table1"])
+    skew = skew_in_domain(
+        data.train,
+        targets,
+        toxic_share=toxic_share,
+        hold_back=hold_back,
+        random_state=random_state,
+    )
+    scenario = replace(
+        data,
+        train=skew.train.reset_index(drop=True),
+        debias_pool=skew.held_back[["text", "toxic"]].reset_index(drop=True),
+        random_pool=skew.control_pool.reset_index(drop=True),
+        notes={
+            **data.notes,
+            "scenario": (
+                f"in-domain skew: toxic share {toxic_share:g}, Table 1 ratios on "
+                f"{', '.join(skew.skewed_terms) or 'no term'}; pools held back from the "
+                "training texts"
+            ),
+        },
+    )
+    return scenario, skew
+
+
+def run_scenario(
+    data: StudyData,
+    *,
+    seeds: Sequence[int],
+    model: str = "cnn",
+    model_params: Mapping[str, Any] | None = None,
+    embedding: str | None = "glove-6b-50d",
+    n_buckets: int = 5,
+    threshold_on: str = "general",
+    progress: bool = True,
+    random_state: int | None = 0,
+) -> dict[str, Any]:
+    """Build the three families of ``data``, train one model per family and seed, evaluate.
+
+    Returns
+    -------
+    dict
+        ``families``, ``balance`` (:func:`.study.build_families`), ``scores``
+        (:func:`.study.train_and_score`) and ``results`` (:func:`.study.evaluate`).
+    """
+    families, balance = build_families(
+        data, terms=data.terms, n_buckets=n_buckets, random_state=random_state
+    )
+    scores = train_and_score(
+        families,
+        data.eval_sets,
+        seeds=seeds,
+        model=model,
+        model_params=model_params,
+        embedding=embedding,
+        progress=progress,
+    )
+    results = evaluate(
+        scores,
+        data.eval_sets,
+        terms=data.terms,
+        threshold_on=threshold_on,
+        random_state=random_state,
+    )
+    return {"families": families, "balance": balance, "scores": scores, "results": results}
+
+
+def template_differences(
+    results: Mapping[str, pd.DataFrame],
+    *,
+    terms: Sequence[str] | None = None,
+    eval_set: str = "templates",
+) -> pd.DataFrame:
+    """FPED, FNED and PAED per model on ``eval_set``, summed over ``terms`` (default: all).
+
+    With ``terms`` the sums run over those terms only (each ``|overall - per-term|`` where the
+    per-term metric is defined), e.g. the terms a scenario skewed.
+
+    Returns
+    -------
+    DataFrame
+        ``family, seed, FPED, FNED, PAED``.
+    """
+    summary = results["summary"]
+    if terms is None:
+        part = summary[summary["eval_set"] == eval_set]
+        if part.empty:
+            sets = summary["eval_set"].unique().tolist()
+            raise ValueError(f"no results on eval_set={eval_set!r}; the sets are {sets}")
+        return part[["family", "seed", *_DIFF]].reset_index(drop=True)
+    by_term = results["by_term"]
+    part = by_term[(by_term["eval_set"] == eval_set) & by_term["term"].isin(list(terms))]
+    if part.empty:
+        raise ValueError(
+            f"none of the terms {list(terms)} has per-term metrics on {eval_set!r}; pass terms "
+            "that occur in that set"
+        )
+    overall = results["overall"].set_index(["family", "seed", "eval_set"])
+    rows = []
+    for (family, seed), g in part.groupby(["family", "seed"], sort=False):
+        ref = overall.loc[(family, seed, eval_set)]
+        row = {"family": family, "seed": seed}
+        for name, (col, ref_col) in _DIFF.items():
+            row[name] = float((ref[ref_col] - g[col].dropna()).abs().sum())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def mechanism_verdicts(
+    summary: pd.DataFrame,
+    *,
+    metrics: Sequence[str] = ("FPED", "PAED"),
+    treated: str = "bias mitigated",
+    others: Sequence[str] = ("baseline", "random control"),
+) -> pd.DataFrame:
+    """Per metric: is the mitigated family lower than *each* other family, beyond the seeds?
+
+    ``summary`` is :func:`.study.family_summary` output (``family, metric, mean, ci_low,
+    ci_high``). The mechanism *holds* for a metric when the mitigated family's interval lies
+    wholly below the interval of every other family.
+
+    Returns
+    -------
+    DataFrame
+        ``metric``, ``mitigated``, one column per other family (its mean), ``lower_than_all``
+        (means), ``apart_from_all`` (intervals do not overlap) and ``holds``.
+    """
+    rows = []
+    for metric in metrics:
+        part = summary[summary["metric"] == metric].set_index("family")
+        missing = [f for f in (treated, *others) if f not in part.index]
+        if missing:
+            raise ValueError(f"{metric}: the summary lacks families {missing}")
+        t = part.loc[treated]
+        lower = all(t["mean"] < part.loc[o, "mean"] for o in others)
+        apart = all(t["ci_high"] < part.loc[o, "ci_low"] for o in others)
+        rows.append(
+            {
+                "metric": metric,
+                "mitigated": t["mean"],
+                **{o: part.loc[o, "mean"] for o in others},
+                "lower_than_all": lower,
+                "apart_from_all": apart,
+                "holds": lower and apart,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def family_difference(
+    table: pd.DataFrame,
+    metric: str,
+    *,
+    treated: str = "bias mitigated",
+    reference: str = "baseline",
+    n_bootstrap: int = 2000,
+    confidence_level: float = 0.95,
+    random_state: int | None = 0,
+) -> dict[str, float]:
+    """Mean of ``metric`` over the treated family's models minus the reference family's.
+
+    The interval resamples the models (seeds) of each family independently.
+
+    Returns
+    -------
+    dict
+        ``difference``, ``ci_low``, ``ci_high``, ``n_treated``, ``n_reference``.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"family": ["a"] * 3 + ["b"] * 3, "x": [1.0, 1.1, 0.9, 2.0, 2.1, 1.9]})
+    >>> round(family_difference(t, "x", treated="a", reference="b")["difference"], 6)
+    -1.0
+    """
+    values = {}
+    for fam in (treated, reference):
+        v = table.loc[table["family"] == fam, metric].dropna().to_numpy(float)
+        if v.size == 0:
+            raise ValueError(f"family {fam!r} has no values of {metric!r}")
+        values[fam] = v
+    gen = _rng(random_state)
+    boot = [
+        gen.choice(values[f], size=(n_bootstrap, values[f].size), replace=True).mean(axis=1)
+        for f in (treated, reference)
+    ]
+    diff = boot[0] - boot[1]
+    alpha = (1 - confidence_level) / 2
+    return {
+        "difference": float(values[treated].mean() - values[reference].mean()),
+        "ci_low": float(np.quantile(diff, alpha)),
+        "ci_high": float(np.quantile(diff, 1 - alpha)),
+        "n_treated": int(values[treated].size),
+        "n_reference": int(values[reference].size),
+    }
+
+
+def compare_scenarios(
+    runs: Mapping[str, Mapping[str, pd.DataFrame]],
+    *,
+    term_sets: Mapping[str, Sequence[str] | None] | None = None,
+    n_bootstrap: int = 2000,
+    random_state: int | None = 0,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The Table 4 and Table 5 analogues of several scenarios, per model and per family.
+
+    Parameters
+    ----------
+    runs : mapping scenario -> results
+        :func:`.study.evaluate` output per scenario (``run_scenario(...)["results"]``).
+    term_sets : mapping label -> terms, optional
+        The term sets the equality differences are summed over, e.g. ``{"all terms": None,
+        "skewed terms": [...]}`` (None = all the evaluation's terms). Default: all terms.
+    n_bootstrap, random_state
+        For the intervals of :func:`.study.family_summary`.
+
+    Returns
+    -------
+    per_model : DataFrame
+        ``scenario, terms, family, seed``, the equality differences ``FPED, FNED, PAED`` and the
+        AUCs ``auc_general``, ``auc_templates``.
+    summary : DataFrame
+        :func:`.study.family_summary` of those columns by ``scenario, terms, family``.
+    """
+    from nlpbias.studies.pinned_auc.study import family_summary
+
+    term_sets = dict(term_sets or {"all terms": None})
+    frames = []
+    for scenario, results in runs.items():
+        overall = results["overall"].pivot_table(
+            index=["family", "seed"], columns="eval_set", values="auc"
+        )
+        overall = overall.rename(columns=lambda s: f"auc_{s}").reset_index()
+        for label, terms in term_sets.items():
+            if terms is not None and not len(terms):
+                continue
+            diff = template_differences(results, terms=terms)
+            frames.append(
+                diff.merge(overall, on=["family", "seed"]).assign(scenario=scenario, terms=label)
+            )
+    per_model = pd.concat(frames, ignore_index=True)
+    lead = ["scenario", "terms", "family", "seed"]
+    per_model = per_model[lead + [c for c in per_model.columns if c not in lead]]
+    metrics = ["FPED", "FNED", "PAED"] + [c for c in per_model if c.startswith("auc_")]
+    summary = family_summary(
+        per_model,
+        metrics=metrics,
+        by=("scenario", "terms", "family"),
+        n_bootstrap=n_bootstrap,
+        random_state=random_state,
+    )
+    return per_model, summary

@@ -1,0 +1,106 @@
+"""The second scenario of the chapter: skewed data, restricted equality differences, verdicts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from nlpbias.studies import pinned_auc as study
+
+
+@pytest.fixture(scope="module")
+def demo_run():
+    data = study.load_study_data(use_data_home=False, n_synthetic=1500, random_state=0)
+    skew_data, skew = study.skewed_scenario(data, random_state=0)
+    run = study.run_scenario(
+        skew_data, seeds=[0, 1], model="linear", embedding=None, progress=False
+    )
+    return data, skew_data, skew, run
+
+
+def test_skewed_scenario_uses_the_held_back_and_control_texts(demo_run):
+    data, skew_data, skew, run = demo_run
+    assert skew_data.train["toxic"].mean() == pytest.approx(0.15, abs=0.005)
+    assert len(skew_data.debias_pool) == len(skew.held_back) > 0
+    assert len(skew_data.random_pool) == len(skew.control_pool)
+    assert skew_data.eval_sets is data.eval_sets and skew_data.terms == data.terms
+    # the mitigation drew only in-domain, held-back texts
+    added = run["balance"].added
+    assert set(added["text"]) <= set(skew.held_back["text"])
+    assert "in-domain skew" in skew_data.notes["scenario"]
+
+
+def test_restricted_differences_equal_the_report_on_all_terms(demo_run):
+    *_, run = demo_run
+    res = run["results"]
+    every = study.template_differences(res)
+    terms = res["by_term"]["term"].unique().tolist()
+    recomputed = study.template_differences(res, terms=terms)
+    merged = every.merge(recomputed, on=["family", "seed"], suffixes=("", "_re"))
+    for m in ("FPED", "FNED", "PAED"):
+        np.testing.assert_allclose(merged[m], merged[f"{m}_re"], rtol=1e-12)
+    one = study.template_differences(res, terms=terms[:1])
+    assert (one["FPED"] <= every["FPED"] + 1e-12).all()
+    with pytest.raises(ValueError, match="none of the terms"):
+        study.template_differences(res, terms=["no-such-term"])
+
+
+def test_compare_scenarios_tables(demo_run):
+    *_, skew, run = demo_run
+    per_model, summary = study.compare_scenarios(
+        {"a": run["results"], "b": run["results"]},
+        term_sets={"all terms": None, "skewed terms": skew.skewed_terms, "none": []},
+        n_bootstrap=50,
+    )
+    assert set(per_model["terms"]) == {"all terms", "skewed terms"}
+    assert len(per_model) == 2 * 2 * 3 * 2  # scenarios x term sets x families x seeds
+    assert {"auc_general", "auc_templates"} <= set(per_model.columns)
+    assert set(summary["metric"]) == {"FPED", "FNED", "PAED", "auc_general", "auc_templates"}
+
+
+def summary_frame(means: dict[str, float], half: float) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "family": f,
+                "metric": "FPED",
+                "n_models": 5,
+                "mean": m,
+                "ci_low": m - half,
+                "ci_high": m + half,
+            }
+            for f, m in means.items()
+        ]
+    )
+
+
+def test_mechanism_holds_only_below_both_families_beyond_the_intervals():
+    apart = summary_frame({"baseline": 6.0, "random control": 5.5, "bias mitigated": 3.0}, 0.5)
+    assert study.mechanism_verdicts(apart, metrics=["FPED"])["holds"].item()
+    near_control = summary_frame(
+        {"baseline": 6.0, "random control": 3.2, "bias mitigated": 3.0}, 0.5
+    )
+    v = study.mechanism_verdicts(near_control, metrics=["FPED"]).iloc[0]
+    assert v["lower_than_all"] and not v["apart_from_all"] and not v["holds"]
+    with pytest.raises(ValueError, match="lacks families"):
+        study.mechanism_verdicts(apart[apart["family"] != "baseline"], metrics=["FPED"])
+
+
+def test_family_difference_interval():
+    rng = np.random.default_rng(0)
+    t = pd.DataFrame(
+        {
+            "family": ["bias mitigated"] * 10 + ["baseline"] * 10,
+            "FPED": np.r_[rng.normal(2, 0.1, 10), rng.normal(5, 0.1, 10)],
+        }
+    )
+    d = study.family_difference(t, "FPED", random_state=0)
+    assert d["ci_low"] < d["difference"] < d["ci_high"] < 0
+    assert d["difference"] == pytest.approx(t.groupby("family")["FPED"].mean().diff().iloc[-1])
+    assert study.family_difference(t, "FPED", random_state=0) == d
+    same = t.assign(family=np.where(np.arange(20) % 2, "bias mitigated", "baseline"))
+    d0 = study.family_difference(same, "FPED", random_state=0)
+    assert d0["ci_low"] < 0 < d0["ci_high"]
+    with pytest.raises(ValueError, match="no values"):
+        study.family_difference(t, "FPED", reference="random control")
