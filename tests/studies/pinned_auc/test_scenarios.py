@@ -83,6 +83,8 @@ def test_mechanism_holds_only_below_both_families_beyond_the_intervals():
     )
     v = study.mechanism_verdicts(near_control, metrics=["FPED"]).iloc[0]
     assert v["lower_than_all"] and not v["apart_from_all"] and not v["holds"]
+    one_model = apart.assign(n_models=1)
+    assert not study.mechanism_verdicts(one_model, metrics=["FPED"])["holds"].item()
     with pytest.raises(ValueError, match="lacks families"):
         study.mechanism_verdicts(apart[apart["family"] != "baseline"], metrics=["FPED"])
 

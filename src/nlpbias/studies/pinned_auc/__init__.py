@@ -7,6 +7,9 @@ from nlpbias.studies.pinned_auc.figures import (
     per_term_figure,
     seed_dots_figure,
 )
+from nlpbias.studies.pinned_auc.headlines import (
+    headlines,
+)
 from nlpbias.studies.pinned_auc.labels import (
     METRIC_LABELS,
 )
@@ -24,6 +27,7 @@ from nlpbias.studies.pinned_auc.scenarios import (
     family_difference,
     mechanism_verdicts,
     run_scenario,
+    scenario_table,
     skewed_scenario,
     template_differences,
 )
@@ -53,6 +57,7 @@ __all__ = [
     "family_difference",
     "family_summary",
     "frequency_change",
+    "headlines",
     "load_study_data",
     "make_shifted_groups",
     "mechanism_verdicts",
@@ -61,6 +66,7 @@ __all__ = [
     "per_term_figure",
     "reported",
     "run_scenario",
+    "scenario_table",
     "seed_dots_figure",
     "skewed_scenario",
     "StudyData",

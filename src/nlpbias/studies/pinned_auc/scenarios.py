@@ -34,6 +34,7 @@ __all__ = [
     "family_difference",
     "mechanism_verdicts",
     "run_scenario",
+    "scenario_table",
     "skewed_scenario",
     "template_differences",
 ]
@@ -175,13 +176,15 @@ def mechanism_verdicts(
 
     ``summary`` is :func:`.study.family_summary` output (``family, metric, mean, ci_low,
     ci_high``). The mechanism *holds* for a metric when the mitigated family's interval lies
-    wholly below the interval of every other family.
+    wholly below the interval of every other family, each family having at least two models
+    (one model has no interval over seeds).
 
     Returns
     -------
     DataFrame
-        ``metric``, ``mitigated``, one column per other family (its mean), ``lower_than_all``
-        (means), ``apart_from_all`` (intervals do not overlap) and ``holds``.
+        ``metric``, ``mitigated``, one column per other family (its mean), ``n_models`` (the
+        fewest of any family), ``lower_than_all`` (means), ``apart_from_all`` (intervals do not
+        overlap) and ``holds``.
     """
     rows = []
     for metric in metrics:
@@ -192,14 +195,16 @@ def mechanism_verdicts(
         t = part.loc[treated]
         lower = all(t["mean"] < part.loc[o, "mean"] for o in others)
         apart = all(t["ci_high"] < part.loc[o, "ci_low"] for o in others)
+        n = int(part.loc[[treated, *others], "n_models"].min())
         rows.append(
             {
                 "metric": metric,
                 "mitigated": t["mean"],
                 **{o: part.loc[o, "mean"] for o in others},
+                "n_models": n,
                 "lower_than_all": lower,
                 "apart_from_all": apart,
-                "holds": lower and apart,
+                "holds": lower and apart and n >= 2,
             }
         )
     return pd.DataFrame(rows)
@@ -307,3 +312,28 @@ def compare_scenarios(
         random_state=random_state,
     )
     return per_model, summary
+
+
+def scenario_table(
+    summary: pd.DataFrame,
+    *,
+    metrics: Sequence[str] = ("FPED", "FNED", "PAED", "auc_templates"),
+    families: Sequence[str] = ("baseline", "random control", "bias mitigated"),
+) -> pd.DataFrame:
+    """:func:`compare_scenarios`' summary as a table: one row per scenario, term set and metric,
+    one column per family with ``mean [ci_low, ci_high]``."""
+    part = summary[summary["metric"].isin(list(metrics))].copy()
+    part["cell"] = [
+        f"{m:.3f} [{lo:.3f}, {hi:.3f}]"
+        for m, lo, hi in zip(part["mean"], part["ci_low"], part["ci_high"], strict=True)
+    ]
+    wide = part.pivot_table(
+        index=["scenario", "terms", "metric"], columns="family", values="cell", aggfunc="first"
+    )
+    order = {m: i for i, m in enumerate(metrics)}
+    wide = wide.reset_index()
+    wide["_m"] = wide["metric"].map(order)
+    scen = {s: i for i, s in enumerate(dict.fromkeys(summary["scenario"]))}
+    wide["_s"] = wide["scenario"].map(scen)
+    wide = wide.sort_values(["_s", "terms", "_m"]).drop(columns=["_m", "_s"])
+    return wide.set_index(["scenario", "terms", "metric"])[list(families)]

@@ -1,0 +1,104 @@
+"""The pinned-AUC chapter's headline rows for the reproduction scorecard.
+
+Dixon et al.'s headline is Table 5 (and the template row of Table 4): the mitigated family has
+lower equality differences and a higher template AUC than the baseline. The paper sums FPED/FNED/
+PAED over its 10 models per family; a row here compares per-model means, so the paper's number is
+its difference of sums divided by its number of models. This book's number is the difference of
+the family means over its seeds, with a bootstrap interval that resamples each family's models
+(:func:`nlpbias.studies.pinned_auc.scenarios.family_difference`).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from nlpbias.core.scorecard import headline
+from nlpbias.studies.pinned_auc.scenarios import family_difference
+from nlpbias.studies.pinned_auc.study import reported
+
+__all__ = ["headlines"]
+
+CHAPTER = "pinned_auc"
+
+_CLAIMS = {
+    "FPED": "Balancing the training data lowers the false positive equality difference (FPED) "
+    "on the identity templates",
+    "PAED": "Balancing the training data lowers the pinned AUC equality difference (PAED) on the "
+    "identity templates",
+    "auc_templates": "Balancing the training data raises the AUC on the identity templates",
+}
+
+
+def _paper_difference(metric: str) -> float:
+    rep = reported("dixon2018")
+    if metric == "auc_templates":
+        t4 = rep["table4"].set_index(["eval_set", "family"])["reported_auc"]
+        return float(t4[("templates", "bias mitigated")] - t4[("templates", "baseline")])
+    t5 = rep["table5"].set_index(["metric", "family"])["reported_sum"]
+    diff = t5[(metric, "bias mitigated")] - t5[(metric, "baseline")]
+    return float(diff / rep["n_models"])
+
+
+def headlines(
+    per_model: pd.DataFrame,
+    *,
+    main: str,
+    skew: str | None = None,
+    source: str,
+    n_bootstrap: int = 2000,
+    random_state: int | None = 0,
+) -> list[dict]:
+    """Headline rows from :func:`~nlpbias.studies.pinned_auc.scenarios.compare_scenarios`.
+
+    Parameters
+    ----------
+    per_model : DataFrame
+        The per-model frame of ``compare_scenarios`` (``scenario, terms, family, seed``, the
+        equality differences and ``auc_templates``).
+    main, skew : str
+        The scenario names of the paper's recipe and of the in-domain skew scenario (rows for
+        the latter are added when given).
+    source : {"real", "synthetic"}
+        ``StudyData.source`` of the run.
+    """
+    data = "real" if source == "real" else "synthetic"
+    every = per_model[per_model["terms"] == "all terms"]
+    scenarios = [(main, "", "pinned-table5")]
+    if skew is not None:
+        scenarios.append((skew, "_in_domain", "pinned-in-domain-skew"))
+    rows = []
+    for scenario, suffix, section in scenarios:
+        part = every[every["scenario"] == scenario]
+        if part.empty:
+            raise ValueError(
+                f"headlines: no per-model rows for scenario {scenario!r} over all terms; "
+                f"scenarios: {sorted(every['scenario'].unique())}"
+            )
+        for metric in ("FPED", "PAED", "auc_templates"):
+            d = family_difference(
+                part, metric, n_bootstrap=n_bootstrap, random_state=random_state
+            )
+            claim = _CLAIMS[metric]
+            if suffix:
+                claim += " — also when the terms are over-represented among toxic training texts"
+            rows.append(
+                headline(
+                    study=CHAPTER,
+                    key=metric.lower() + suffix,
+                    claim=claim + ".",
+                    paper=_paper_difference(metric),
+                    book=d["difference"],
+                    ci_low=d["ci_low"],
+                    ci_high=d["ci_high"],
+                    interval=(
+                        f"bootstrap over {d['n_treated']} + {d['n_reference']} models "
+                        "(mitigated − baseline, per model)"
+                    ),
+                    data=data,
+                    chapter=CHAPTER,
+                    section=section,
+                    unit="per model" if metric != "auc_templates" else "AUC",
+                    note=f"scenario: {scenario}",
+                )
+            )
+    return rows
