@@ -75,9 +75,7 @@ def headlines(
                 f"scenarios: {sorted(every['scenario'].unique())}"
             )
         for metric in ("FPED", "PAED", "auc_templates"):
-            d = family_difference(
-                part, metric, n_bootstrap=n_bootstrap, random_state=random_state
-            )
+            d = family_difference(part, metric, n_bootstrap=n_bootstrap, random_state=random_state)
             claim = _CLAIMS[metric]
             if suffix:
                 claim += " — also when the terms are over-represented among toxic training texts"
