@@ -29,13 +29,13 @@ _CLAIMS = {
 }
 
 
-def _paper_difference(metric: str) -> float:
+def _paper_difference(metric: str, reference: str = "baseline") -> float:
     rep = reported("dixon2018")
     if metric == "auc_templates":
         t4 = rep["table4"].set_index(["eval_set", "family"])["reported_auc"]
-        return float(t4[("templates", "bias mitigated")] - t4[("templates", "baseline")])
+        return float(t4[("templates", "bias mitigated")] - t4[("templates", reference)])
     t5 = rep["table5"].set_index(["metric", "family"])["reported_sum"]
-    diff = t5[(metric, "bias mitigated")] - t5[(metric, "baseline")]
+    diff = t5[(metric, "bias mitigated")] - t5[(metric, reference)]
     return float(diff / rep["n_models"])
 
 
@@ -74,23 +74,35 @@ def headlines(
                 f"headlines: no per-model rows for scenario {scenario!r} over all terms; "
                 f"scenarios: {sorted(every['scenario'].unique())}"
             )
-        for metric in ("FPED", "PAED", "auc_templates"):
-            d = family_difference(part, metric, n_bootstrap=n_bootstrap, random_state=random_state)
+        comparisons = [(m, "baseline") for m in ("FPED", "PAED", "auc_templates")]
+        if not suffix:
+            comparisons.append(("auc_templates", "random control"))
+        for metric, reference in comparisons:
+            d = family_difference(
+                part,
+                metric,
+                reference=reference,
+                n_bootstrap=n_bootstrap,
+                random_state=random_state,
+            )
             claim = _CLAIMS[metric]
+            if reference != "baseline":
+                claim += ", more than adding as many random texts"
             if suffix:
                 claim += " — also when the terms are over-represented among toxic training texts"
+            key = metric.lower() + ("" if reference == "baseline" else "_vs_control") + suffix
             rows.append(
                 headline(
                     study=CHAPTER,
-                    key=metric.lower() + suffix,
+                    key=key,
                     claim=claim + ".",
-                    paper=_paper_difference(metric),
+                    paper=_paper_difference(metric, reference),
                     book=d["difference"],
                     ci_low=d["ci_low"],
                     ci_high=d["ci_high"],
                     interval=(
                         f"bootstrap over {d['n_treated']} + {d['n_reference']} models "
-                        "(mitigated − baseline, per model)"
+                        f"(mitigated − {reference}, per model)"
                     ),
                     data=data,
                     chapter=CHAPTER,

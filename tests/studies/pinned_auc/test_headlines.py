@@ -1,0 +1,69 @@
+"""The pinned-AUC headline rows: the paper's differences per model, ours with an interval."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from nlpbias.core.scorecard import check_rows
+from nlpbias.studies import pinned_auc as study
+
+
+def per_model(shift: float, scenarios=("main", "skew")) -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    rows = []
+    for scenario in scenarios:
+        for family, level in (
+            ("baseline", 5.0),
+            ("random control", 5.0),
+            ("bias mitigated", 5.0 + shift),
+        ):
+            for seed in range(5):
+                rows.append(
+                    {
+                        "scenario": scenario,
+                        "terms": "all terms",
+                        "family": family,
+                        "seed": seed,
+                        "FPED": level + rng.normal(0, 0.05),
+                        "PAED": level / 10 + rng.normal(0, 0.005),
+                        "auc_templates": 0.9 - shift / 100 + rng.normal(0, 0.001),
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def test_rows_carry_the_papers_differences_per_model():
+    rows = check_rows(study.headlines(per_model(-2.0), main="main", skew="skew", source="real"))
+    assert rows["key"].tolist() == [
+        "fped",
+        "paed",
+        "auc_templates",
+        "auc_templates_vs_control",
+        "fped_in_domain",
+        "paed_in_domain",
+        "auc_templates_in_domain",
+    ]
+    by = rows.set_index("key")
+    assert by.loc["fped", "paper"] == pytest.approx((52.94 - 74.13) / 10)
+    assert by.loc["paed", "paper"] == pytest.approx((4.07 - 6.37) / 10)
+    assert by.loc["auc_templates", "paper"] == pytest.approx(0.960 - 0.952)
+    assert by.loc["auc_templates_vs_control", "paper"] == pytest.approx(0.960 - 0.946)
+    # a planted drop of 2 per model: the sign agrees and the paper's -2.12 lies in reach
+    assert by.loc["fped", "book"] == pytest.approx(-2.0, abs=0.1)
+    assert by.loc["fped", "verdict"] in {"reproduced", "direction only"}
+    assert by.loc["fped", "ci_high"] < 0
+
+
+def test_no_effect_is_not_reproduced_and_synthetic_is_not_testable():
+    rows = check_rows(study.headlines(per_model(0.0), main="main", source="real")).set_index("key")
+    assert rows.loc["fped", "verdict"] == "not reproduced"
+    assert "fped_in_domain" not in rows.index
+    synth = check_rows(study.headlines(per_model(-2.0), main="main", source="synthetic"))
+    assert (synth["verdict"] == "not testable offline").all()
+
+
+def test_unknown_scenario_is_named():
+    with pytest.raises(ValueError, match="no per-model rows for scenario 'x'"):
+        study.headlines(per_model(0.0), main="x", source="real")
