@@ -88,3 +88,32 @@ def test_metric_labels_name_every_metric_of_the_chapter_figures() -> None:
 
     assert METRIC_LABELS["bpsn_auc"] == "BPSN AUC" and METRIC_LABELS["pinned_auc"] == "pinned AUC"
     assert len(set(METRIC_LABELS.values())) == len(METRIC_LABELS)
+
+
+def test_scenario_dots_figure_one_term_set_a_row_per_scenario_and_family() -> None:
+    per_model = pd.DataFrame(
+        {
+            "scenario": ["s1", "s1", "s2", "s2"] * 2,
+            "terms": ["all terms"] * 4 + ["skewed terms"] * 4,
+            "family": ["base", "mit"] * 4,
+            "seed": 0,
+            "FPED": [4.0, 3.0, 5.0, 6.0, 0.4, 0.3, 0.5, 0.6],
+            "PAED": [1.0, 0.9, 0.8, 0.7, 0.1, 0.09, 0.08, 0.07],
+        }
+    )
+    summary = per_model.melt(
+        id_vars=["scenario", "terms", "family"], value_vars=["FPED", "PAED"], var_name="metric",
+        value_name="mean",
+    ).assign(ci_low=lambda d: d["mean"] - 0.1, ci_high=lambda d: d["mean"] + 0.1)  # fmt: skip
+    fig = plotting.scenario_dots_figure(per_model, summary, terms="skewed terms")
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        "s1: base",
+        "s1: mit",
+        "s2: base",
+        "s2: mit",
+    ]
+    np.testing.assert_allclose(ax.collections[0].get_offsets()[:, 0], [0.4, 0.3, 0.5, 0.6])
+    assert "skewed terms" in fig._suptitle.get_text()
+    with pytest.raises(ValueError, match="no rows for terms='none'"):
+        plotting.scenario_dots_figure(per_model, summary, terms="none")

@@ -5,6 +5,7 @@ What the chapter's notebook calls; the modules of this package hold the method.
 
 from nlpbias.studies.pinned_auc.figures import (
     per_term_figure,
+    scenario_dots_figure,
     seed_dots_figure,
 )
 from nlpbias.studies.pinned_auc.headlines import (
@@ -66,6 +67,7 @@ __all__ = [
     "per_term_figure",
     "reported",
     "run_scenario",
+    "scenario_dots_figure",
     "scenario_table",
     "seed_dots_figure",
     "skewed_scenario",

@@ -152,3 +152,30 @@ def seed_dots_figure(
     if title:
         fig.suptitle(title)
     return fig
+
+
+def scenario_dots_figure(
+    per_model: pd.DataFrame,
+    summary: pd.DataFrame,
+    *,
+    terms: str,
+    metrics: Sequence[str] = ("FPED", "PAED"),
+) -> Figure:
+    """:func:`seed_dots_figure` of one term set of ``compare_scenarios``, a row per scenario and
+    family (sums over different term sets have different scales, so each gets its own figure)."""
+    require_columns(per_model, ["scenario", "terms", "family", *metrics], "scenario_dots_figure")
+    if terms not in set(per_model["terms"]):
+        have = sorted(set(per_model["terms"]))
+        raise ValueError(f"scenario_dots_figure: no rows for terms={terms!r}; have {have}")
+
+    def label(df: pd.DataFrame) -> pd.DataFrame:
+        df = df[df["terms"] == terms]
+        return df.assign(row=df["scenario"] + ": " + df["family"])
+
+    return seed_dots_figure(
+        label(per_model),
+        metrics=list(metrics),
+        y="row",
+        summary=label(summary),
+        title=f"Equality differences on the templates, summed over {terms}",
+    )
