@@ -4,6 +4,10 @@ bias.
 What the chapter's notebook calls; the modules of this package hold the method.
 """
 
+from nlpbias.studies.scoring.comparison import (
+    paper_comparison,
+    sign_agreement,
+)
 from nlpbias.studies.scoring.effects import (
     dong_bias,
 )
@@ -33,7 +37,6 @@ from nlpbias.studies.scoring.study import (
     fine_tune_people,
     frameworks,
     frameworks_table,
-    paper_comparison,
     person_corpora,
     planted_posts,
     planted_shift,
@@ -68,6 +71,7 @@ __all__ = [
     "quality_card",
     "reported",
     "score_models",
+    "sign_agreement",
     "topk_figure",
     "topk_table",
 ]
