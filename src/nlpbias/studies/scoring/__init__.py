@@ -26,6 +26,18 @@ from nlpbias.studies.scoring.mlm import (
     predict_masked,
     quality_card,
 )
+from nlpbias.studies.scoring.seed_figure import (
+    seed_spread_figure,
+)
+from nlpbias.studies.scoring.seeds import (
+    RULE,
+    concept_biases,
+    exceeds_seed_spread,
+    fine_tune_seeds,
+    seed_biases,
+    seed_spread_table,
+    seed_statements,
+)
 from nlpbias.studies.scoring.study import (
     FRAMEWORKS,
     PEOPLE,
@@ -46,15 +58,19 @@ from nlpbias.studies.scoring.study import (
 )
 
 __all__ = [
+    "RULE",
     "accuracy_figure",
     "accuracy_table",
     "base_model",
     "bias_figure",
     "bias_table",
     "card_summary",
+    "concept_biases",
     "dong_bias",
     "effect_sizes",
+    "exceeds_seed_spread",
     "fine_tune_people",
+    "fine_tune_seeds",
     "Framework",
     "frameworks",
     "FRAMEWORKS",
@@ -71,6 +87,10 @@ __all__ = [
     "quality_card",
     "reported",
     "score_models",
+    "seed_biases",
+    "seed_spread_figure",
+    "seed_spread_table",
+    "seed_statements",
     "sign_agreement",
     "topk_figure",
     "topk_table",
