@@ -145,7 +145,7 @@ def test_zero_line_and_legend(close) -> None:
     legend = [t.get_text() for lg in fig.legends for t in lg.get_texts()] + texts
     for s in SEEDS:
         assert f"seed {s}" in legend
-    assert "mean ± range clear of 0: counts (blue)" in legend
+    assert "mean ± range clear of 0: counts" in legend
     assert "mean ± range reaches 0: does not count" in legend
     assert "no difference (0)" in legend
 

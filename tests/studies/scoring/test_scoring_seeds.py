@@ -299,3 +299,43 @@ def test_fine_tune_seeds_checks_the_seeds(seeds, message, one_line) -> None:
     with pytest.raises((TypeError, ValueError), match=message) as err:
         fine_tune_seeds("base", {"p": (["a b"], None)}, seeds=seeds)
     one_line(err)
+
+
+# ----------------------------------------------------------------------------- planted check
+def _planted(leader: list[float], follower: list[float]) -> pd.DataFrame:
+    rows = []
+    for s, (lead, fol) in enumerate(zip(leader, follower, strict=True)):
+        for concept, base, d in (("leader", -0.2, lead), ("follower", -0.1, fol)):
+            rows.append({"person": "planted", "seed": s, "concept": concept, "bias": base + d,
+                         "base": base, "difference": d})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_planted_seed_shift_applies_the_rule_to_the_association() -> None:
+    out = mod.planted_seed_shift(_planted([0.3, 0.35], [-0.1, -0.12]), {"concept": "leader"})
+    assert out.columns.tolist() == ["seed", "leader", "follower", "leader − follower"]
+    np.testing.assert_allclose(out["leader − follower"], [0.4, 0.47])
+    small = mod.planted_seed_shift(_planted([0.003, 0.004], [0.0, 0.0]), {"concept": "leader"})
+    assert "moved by 0.0030 and 0.0040: mean 0.0035, range 0.0010;" in small.attrs["verdict"]
+    assert out.attrs["counts"] is True and out.attrs["as_planted"] is True
+    assert out.attrs["verdict"] == (
+        "Over the seeds (0, 1) the association leader − follower moved by 0.400 and 0.470: "
+        "mean 0.435, range 0.070; under the rule the shift counts, in the planted direction."
+    )
+    male = mod.planted_seed_shift(
+        _planted([0.3, 0.35], [-0.1, -0.12]), {"concept": "leader", "direction": "male"}
+    )
+    assert male.attrs["counts"] is True and male.attrs["as_planted"] is False
+    assert male.attrs["verdict"].endswith("counts, against the planted one.")
+    # one seed moves it the other way: within the spread, whatever the mean
+    mixed = mod.planted_seed_shift(_planted([0.3, -0.2], [-0.1, 0.1]), {"concept": "leader"})
+    assert mixed.attrs["counts"] is False
+    assert mixed.attrs["verdict"].endswith("does not count (it is within the seed spread).")
+    one = mod.planted_seed_shift(_planted([0.3], [-0.1]), {"concept": "leader"})
+    assert one.attrs["counts"] is None and one.attrs["verdict"].endswith("so no verdict.")
+
+
+def test_planted_seed_shift_needs_the_person(one_line) -> None:
+    with pytest.raises(KeyError, match="no rows for person 'you'") as err:
+        mod.planted_seed_shift(_planted([0.3], [-0.1]), {}, person="you")
+    one_line(err)

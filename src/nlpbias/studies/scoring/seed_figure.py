@@ -106,7 +106,7 @@ def seed_spread_figure(biases: pd.DataFrame) -> Figure:
                     [value], [y], marker=marker[seed], s=30, zorder=3,
                     facecolors="white", edgecolors=ink, linewidths=1.2,
                 )  # fmt: skip
-        ax.axvline(0, color="0.15", linewidth=1.3, zorder=1.5)
+        ax.axvline(0, color="0.15", linewidth=1.2, linestyle="--", zorder=1.5)
         for i in range(1, len(concepts)):
             heavy = concepts[i] == "average"
             ax.axhline(i - 0.5, color="0.5" if heavy else "0.88", linewidth=0.8, zorder=0)
@@ -128,10 +128,10 @@ def seed_spread_figure(biases: pd.DataFrame) -> Figure:
         for s in seeds
     ]  # fmt: skip
     handles += [
-        Line2D([], [], color=_INK, linewidth=1.2, label="range over seeds (| at the mean)"),
-        Patch(color=COUNTS_COLOUR, alpha=0.3, label="mean ± range clear of 0: counts (blue)"),
+        Line2D([], [], color=_INK, linewidth=1.2, label="range over seeds, | at the mean"),
+        Patch(color=COUNTS_COLOUR, alpha=0.3, label="mean ± range clear of 0: counts"),
         Patch(color=_GREY, alpha=0.3, label=grey),
-        Line2D([], [], color="0.15", linewidth=1.3, label="no difference (0)"),
+        Line2D([], [], color="0.15", linewidth=1.2, linestyle="--", label="no difference (0)"),
     ]
     legend_below(fig, handles, [h.get_label() for h in handles])
     fig.suptitle(f"Person − base model, per fine-tuning seed ({len(seeds)} seeds)")

@@ -12,7 +12,9 @@ the seed-to-seed spread:
   person, seed and concept, with the difference from the base model;
 - :func:`exceeds_seed_spread` — the rule (|mean difference| > range of the differences);
 - :func:`seed_spread_table` — the rule applied per person and concept, with the per-seed
-  numbers; :func:`seed_statements` — the chapter's sentences, written from that table.
+  numbers; :func:`seed_statements` — the chapter's sentences, written from that table;
+- :func:`planted_seed_shift` — the planted check (:func:`~nlpbias.studies.scoring.study.
+  planted_shift`) per seed, under the same rule.
 
 The figure is :func:`nlpbias.studies.scoring.seed_figure.seed_spread_figure`.
 """
@@ -29,13 +31,14 @@ import pandas as pd
 from nlpbias.studies.scoring.effects import dong_bias
 from nlpbias.studies.scoring.mlm_finetune import FineTuneResult, fine_tune_mlm
 from nlpbias.studies.scoring.mlm_training import nonempty_texts, split_indices
-from nlpbias.studies.scoring.study import Framework, score_models
+from nlpbias.studies.scoring.study import Framework, planted_shift, score_models
 
 __all__ = [
     "RULE",
     "concept_biases",
     "exceeds_seed_spread",
     "fine_tune_seeds",
+    "planted_seed_shift",
     "seed_biases",
     "seed_spread_table",
     "seed_statements",
@@ -303,7 +306,9 @@ def seed_spread_table(biases: pd.DataFrame) -> pd.DataFrame:
 
 
 def _num(x: float) -> str:
-    return f"{x:.3f}".replace("-", "−")
+    """3 decimals; more for a small number, so that it does not read as 0.000."""
+    digits = 3 if abs(x) >= 0.01 or x == 0 else 4 if abs(x) >= 0.001 else 5
+    return f"{x:.{digits}f}".replace("-", "−")
 
 
 def _name(concept: str) -> str:
@@ -361,3 +366,65 @@ def seed_statements(table: pd.DataFrame) -> str:
             )
         lines.append(f"- {said}")
     return "\n".join(lines)
+
+
+def planted_seed_shift(
+    biases: pd.DataFrame, planted: Mapping[str, Any], *, person: str = "planted"
+) -> pd.DataFrame:
+    """The planted check per seed: did the association move as planted, beyond the seed spread?
+
+    :func:`~nlpbias.studies.scoring.study.planted_shift` for each seed's model of the synthetic
+    person: the shift (person − base) of the planted concept, of its opposite, and of the
+    association (planted − opposite). The rule of :func:`exceeds_seed_spread` is applied to
+    the association's shifts.
+
+    Parameters
+    ----------
+    biases : pandas.DataFrame
+        :func:`seed_biases` output with rows for ``person``.
+    planted : mapping
+        The spec given to :func:`~nlpbias.studies.scoring.study.planted_posts` (``concept``,
+        ``direction``).
+    person : str, default "planted"
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per seed: ``seed``, the planted concept's shift, its opposite's and the
+        association's (``<concept> − <opposite>``). ``attrs``: ``counts`` (the rule on the
+        association's shifts; None with one seed), ``as_planted`` (its mean shift has the
+        planted sign) and ``verdict`` (one sentence with the numbers).
+    """
+    sub = biases[biases["person"] == person] if "person" in biases.columns else biases.iloc[:0]
+    if sub.empty:
+        raise KeyError(f"planted_seed_shift: no rows for person {person!r} in biases")
+    rows = []
+    for seed, part in sub.groupby("seed", sort=True):
+        n = len(part)
+        table = pd.DataFrame(
+            {"model": ["base"] * n + [person] * n, "attribute": [*part["concept"]] * 2,
+             "bias": [*part["base"], *part["bias"]]}
+        )  # fmt: skip
+        shift = planted_shift(table, planted, base_label="base", planted_label=person)
+        rows.append({"seed": int(seed), **shift["shift"].to_dict()})
+    out = pd.DataFrame(rows)
+    association = out.columns[-1]
+    d = out[association].to_numpy(float)
+    sign = 1 if planted.get("direction", "female") == "female" else -1
+    out.attrs["counts"] = exceeds_seed_spread(d) if d.size >= 2 else None
+    out.attrs["as_planted"] = bool(sign * d.mean() > 0)
+    moved = _and([_num(float(v)) for v in d])
+    seeds = ", ".join(str(s) for s in out["seed"])
+    verdict = (
+        f"Over the seeds ({seeds}) the association {association} moved by {moved}: "
+        f"mean {_num(float(d.mean()))}, range {_num(float(np.ptp(d)))}; "
+    )
+    if out.attrs["counts"] is None:
+        verdict += "with one seed there is no spread to compare with, so no verdict."
+    elif out.attrs["counts"]:
+        way = "in the planted direction" if out.attrs["as_planted"] else "against the planted one"
+        verdict += f"under the rule the shift counts, {way}."
+    else:
+        verdict += "under the rule the shift does not count (it is within the seed spread)."
+    out.attrs["verdict"] = verdict
+    return out
