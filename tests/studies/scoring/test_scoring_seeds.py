@@ -339,3 +339,24 @@ def test_planted_seed_shift_needs_the_person(one_line) -> None:
     with pytest.raises(KeyError, match="no rows for person 'you'") as err:
         mod.planted_seed_shift(_planted([0.3], [-0.1]), {}, person="you")
     one_line(err)
+
+
+def test_seed_statements_name_a_shift_shared_by_a_concept_and_its_opposite(fws) -> None:
+    table = seed_spread_table(_long())
+    # Trump: career counts, family does not; Clinton: family counts, career does not
+    assert "moved together" not in seed_statements(table, fws)
+    both = _long().assign(
+        difference=lambda d: np.where(
+            d["concept"] == "family", -0.5 - 0.01 * d["seed"], d["difference"]
+        )
+    )
+    text = seed_statements(seed_spread_table(both), fws)
+    trump, clinton = text.splitlines()[1:]
+    assert trump.endswith(
+        "Career and family (both more pro-male) moved together: a shift that a concept shares "
+        "with its opposite is a drift of the whole model towards one gender's targets rather "
+        "than an association with either concept (the planted check and Kurita's effect size "
+        "look at the difference between the two for this reason)."
+    )
+    assert "moved together" not in clinton  # Clinton's career does not count
+    assert "moved together" not in seed_statements(seed_spread_table(both))  # no fws, no pairs

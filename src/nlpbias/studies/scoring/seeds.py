@@ -317,15 +317,38 @@ def _name(concept: str) -> str:
 
 def _and(words: Sequence[str]) -> str:
     words = list(words)
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    if len(words) < 2:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def seed_statements(table: pd.DataFrame) -> str:
+def _shared_shifts(sub: pd.DataFrame, fws: Sequence[Framework]) -> list[str]:
+    """ "career and family (both more pro-male)" for each framework whose two concepts both
+    count, in the same direction."""
+    effect = sub.set_index("concept")
+    out = []
+    for fw in fws:
+        pair = list(fw.attributes)
+        if len(pair) != 2 or not all(c in effect.index for c in pair):
+            continue
+        if not all(bool(effect.loc[c, "counts"]) for c in pair):
+            continue
+        signs = {bool(effect.loc[c, "mean Δ"] > 0) for c in pair}
+        if len(signs) == 1:
+            way = "more pro-female" if signs.pop() else "more pro-male"
+            out.append(f"{_and(pair)} (both {way})")
+    return out
+
+
+def seed_statements(table: pd.DataFrame, fws: Sequence[Framework] = ()) -> str:
     """The chapter's statements about person effects, written from :func:`seed_spread_table`.
 
     One Markdown bullet per person: the concepts whose effect counts under the rule (with its
-    direction, mean difference and range) and those whose effect does not. With one seed the
-    rule cannot be applied and no person effect is claimed.
+    direction, mean difference and range) and those whose effect does not. With ``fws``, a
+    framework whose two concepts both count in the same direction (career and family both more
+    pro-male) is named as a shared shift: a drift of the whole model towards one gender's
+    targets, not an association with either concept. With one seed the rule cannot be applied
+    and no person effect is claimed.
     """
     need = ["person", "concept", "mean Δ", "range Δ", "counts"]
     missing = [c for c in need if c not in table.columns]
@@ -363,6 +386,15 @@ def seed_statements(table: pd.DataFrame) -> str:
                 + " not larger than the seed-to-seed spread: "
                 + ("it does" if one else "they do")
                 + " not count."
+            )
+        shared = _and(_shared_shifts(sub, fws)) if fws else ""
+        if shared:
+            said += (
+                f" {shared[0].upper()}{shared[1:]} moved together: a shift that a "
+                "concept shares with its opposite is a drift of the whole model towards one "
+                "gender's targets rather than an association with either concept (the planted "
+                "check and Kurita's effect size look at the difference between the two for this "
+                "reason)."
             )
         lines.append(f"- {said}")
     return "\n".join(lines)
