@@ -20,7 +20,6 @@ from nlpbias.studies.scoring.seeds import (
     fine_tune_seeds,
     seed_biases,
     seed_spread_table,
-    seed_statements,
 )
 
 
@@ -126,8 +125,6 @@ def _first_seen(long: pd.DataFrame):
 def test_seed_spread_table_with_one_seed_applies_no_rule() -> None:
     table = seed_spread_table(_long(seeds=(0,)))
     assert table["counts"].isna().all() and (table["range Δ"] == 0).all()
-    text = seed_statements(table)
-    assert "no person effect is claimed" in text and "fine_tune_seeds" in text
 
 
 def test_seed_spread_table_errors(one_line) -> None:
@@ -140,24 +137,6 @@ def test_seed_spread_table_errors(one_line) -> None:
     with pytest.raises(ValueError, match="lacks seeds \\[2\\]") as err:
         seed_spread_table(_long().iloc[:-1])
     one_line(err)
-
-
-def test_seed_statements_follow_the_rule() -> None:
-    text = seed_statements(seed_spread_table(_long()))
-    lines = text.splitlines()
-    assert lines[0] == "Under the rule, over 3 fine-tuning seeds (0, 1, 2):"
-    trump, clinton = lines[1:]
-    assert trump.startswith("- **Trump** differs from the base model on career (more pro-male")
-    assert "mean Δ −0.330, range 0.060" in trump and "the average (more pro-male" in trump
-    assert trump.endswith("On family, the difference is not larger than the seed-to-seed "
-                          "spread: it does not count.")  # fmt: skip
-    assert "family (more pro-female than the base model: mean Δ 0.310, range 0.020)" in clinton
-    assert clinton.endswith("On career and the average, the differences are not larger than "
-                            "the seed-to-seed spread: they do not count.")  # fmt: skip
-    none = _long().assign(difference=lambda d: d["difference"] * np.where(d["seed"] == 1, -1, 1))
-    assert "**Trump** differs from the base model on no concept." in seed_statements(
-        seed_spread_table(none)
-    )
 
 
 # ----------------------------------------------------------------------------- biases
@@ -299,64 +278,3 @@ def test_fine_tune_seeds_checks_the_seeds(seeds, message, one_line) -> None:
     with pytest.raises((TypeError, ValueError), match=message) as err:
         fine_tune_seeds("base", {"p": (["a b"], None)}, seeds=seeds)
     one_line(err)
-
-
-# ----------------------------------------------------------------------------- planted check
-def _planted(leader: list[float], follower: list[float]) -> pd.DataFrame:
-    rows = []
-    for s, (lead, fol) in enumerate(zip(leader, follower, strict=True)):
-        for concept, base, d in (("leader", -0.2, lead), ("follower", -0.1, fol)):
-            rows.append({"person": "planted", "seed": s, "concept": concept, "bias": base + d,
-                         "base": base, "difference": d})  # fmt: skip
-    return pd.DataFrame(rows)
-
-
-def test_planted_seed_shift_applies_the_rule_to_the_association() -> None:
-    out = mod.planted_seed_shift(_planted([0.3, 0.35], [-0.1, -0.12]), {"concept": "leader"})
-    assert out.columns.tolist() == ["seed", "leader", "follower", "leader − follower"]
-    np.testing.assert_allclose(out["leader − follower"], [0.4, 0.47])
-    small = mod.planted_seed_shift(_planted([0.003, 0.004], [0.0, 0.0]), {"concept": "leader"})
-    assert "moved by 0.0030 and 0.0040: mean 0.0035, range 0.0010;" in small.attrs["verdict"]
-    assert out.attrs["counts"] is True and out.attrs["as_planted"] is True
-    assert out.attrs["verdict"] == (
-        "Over the seeds (0, 1) the association leader − follower moved by 0.400 and 0.470: "
-        "mean 0.435, range 0.070; under the rule the shift counts, in the planted direction."
-    )
-    male = mod.planted_seed_shift(
-        _planted([0.3, 0.35], [-0.1, -0.12]), {"concept": "leader", "direction": "male"}
-    )
-    assert male.attrs["counts"] is True and male.attrs["as_planted"] is False
-    assert male.attrs["verdict"].endswith("counts, against the planted one.")
-    # one seed moves it the other way: within the spread, whatever the mean
-    mixed = mod.planted_seed_shift(_planted([0.3, -0.2], [-0.1, 0.1]), {"concept": "leader"})
-    assert mixed.attrs["counts"] is False
-    assert mixed.attrs["verdict"].endswith("does not count (it is within the seed spread).")
-    one = mod.planted_seed_shift(_planted([0.3], [-0.1]), {"concept": "leader"})
-    assert one.attrs["counts"] is None and one.attrs["verdict"].endswith("so no verdict.")
-
-
-def test_planted_seed_shift_needs_the_person(one_line) -> None:
-    with pytest.raises(KeyError, match="no rows for person 'you'") as err:
-        mod.planted_seed_shift(_planted([0.3], [-0.1]), {}, person="you")
-    one_line(err)
-
-
-def test_seed_statements_name_a_shift_shared_by_a_concept_and_its_opposite(fws) -> None:
-    table = seed_spread_table(_long())
-    # Trump: career counts, family does not; Clinton: family counts, career does not
-    assert "moved together" not in seed_statements(table, fws)
-    both = _long().assign(
-        difference=lambda d: np.where(
-            d["concept"] == "family", -0.5 - 0.01 * d["seed"], d["difference"]
-        )
-    )
-    text = seed_statements(seed_spread_table(both), fws)
-    trump, clinton = text.splitlines()[1:]
-    assert trump.endswith(
-        "Career and family (both more pro-male) moved together: a shift that a concept shares "
-        "with its opposite is a drift of the whole model towards one gender's targets rather "
-        "than an association with either concept (the planted check and Kurita's effect size "
-        "look at the difference between the two for this reason)."
-    )
-    assert "moved together" not in clinton  # Clinton's career does not count
-    assert "moved together" not in seed_statements(seed_spread_table(both))  # no fws, no pairs
