@@ -124,22 +124,6 @@ def test_topk_table_ranks_targets(fws) -> None:
         study.topk_table(scores, attributes=["nurse"])
 
 
-def test_paper_comparison_signs_and_values() -> None:
-    table = pd.DataFrame(
-        {"model": ["base", "base", "Trump", "Trump", "you"],
-         "attribute": ["career", "average", "family", "average", "career"],
-         "bias": [-0.2, 0.1, -0.3, -0.05, 1.0]}
-    )  # fmt: skip
-    rep = {"base_bias": {"career": -0.43, "average": -0.1},
-           "average": {"Trump": -0.082}, "directions": {"Trump": {"family": 1}}}  # fmt: skip
-    cmp = study.paper_comparison(table, rep, base_label="base")
-    assert list(cmp["model"]) == ["base", "base", "Trump", "Trump"]  # "you" has no paper
-    assert list(cmp["agree"]) == [True, False, False, True]
-    assert cmp["paper value"].iloc[0] == -0.43
-    assert np.isnan(cmp["paper value"].iloc[2])
-    assert cmp["paper sign"].iloc[2] == 1
-
-
 def test_planted_shift_is_the_differential_of_the_two_concepts() -> None:
     table = pd.DataFrame(
         {"model": ["base", "base", "planted", "planted"],

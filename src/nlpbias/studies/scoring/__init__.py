@@ -4,6 +4,10 @@ bias.
 What the chapter's notebook calls; the modules of this package hold the method.
 """
 
+from nlpbias.studies.scoring.comparison import (
+    paper_comparison,
+    sign_agreement,
+)
 from nlpbias.studies.scoring.effects import (
     dong_bias,
 )
@@ -22,6 +26,21 @@ from nlpbias.studies.scoring.mlm import (
     predict_masked,
     quality_card,
 )
+from nlpbias.studies.scoring.seed_figure import (
+    seed_spread_figure,
+)
+from nlpbias.studies.scoring.seed_verdicts import (
+    planted_seed_shift,
+    seed_statements,
+)
+from nlpbias.studies.scoring.seeds import (
+    RULE,
+    concept_biases,
+    exceeds_seed_spread,
+    fine_tune_seeds,
+    seed_biases,
+    seed_spread_table,
+)
 from nlpbias.studies.scoring.study import (
     FRAMEWORKS,
     PEOPLE,
@@ -33,7 +52,6 @@ from nlpbias.studies.scoring.study import (
     fine_tune_people,
     frameworks,
     frameworks_table,
-    paper_comparison,
     person_corpora,
     planted_posts,
     planted_shift,
@@ -43,15 +61,19 @@ from nlpbias.studies.scoring.study import (
 )
 
 __all__ = [
+    "RULE",
     "accuracy_figure",
     "accuracy_table",
     "base_model",
     "bias_figure",
     "bias_table",
     "card_summary",
+    "concept_biases",
     "dong_bias",
     "effect_sizes",
+    "exceeds_seed_spread",
     "fine_tune_people",
+    "fine_tune_seeds",
     "Framework",
     "frameworks",
     "FRAMEWORKS",
@@ -63,11 +85,17 @@ __all__ = [
     "PEOPLE",
     "person_corpora",
     "planted_posts",
+    "planted_seed_shift",
     "planted_shift",
     "predict_masked",
     "quality_card",
     "reported",
     "score_models",
+    "seed_biases",
+    "seed_spread_figure",
+    "seed_spread_table",
+    "seed_statements",
+    "sign_agreement",
     "topk_figure",
     "topk_table",
 ]

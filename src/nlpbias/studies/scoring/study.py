@@ -7,8 +7,9 @@
 3. :func:`fine_tune_people` — one fine-tuned model per person.
 4. :func:`score_models` — Kurita's prior-corrected log probabilities on Dong's three frameworks.
 5. Tables: :func:`bias_table` (Figure 5), :func:`topk_table` (Table 3), :func:`effect_sizes`
-   (Kurita's effect size), :func:`accuracy_table`, :func:`paper_comparison` and
-   :func:`planted_shift` (does fine-tuning move the planted attribute the planted way?).
+   (Kurita's effect size), :func:`accuracy_table` and :func:`planted_shift` (does fine-tuning
+   move the planted attribute the planted way?). The paper's numbers beside ours are in
+   :mod:`nlpbias.studies.scoring.comparison`.
 """
 
 from __future__ import annotations
@@ -46,7 +47,6 @@ __all__ = [
     "fine_tune_people",
     "frameworks",
     "frameworks_table",
-    "paper_comparison",
     "person_corpora",
     "planted_posts",
     "planted_shift",
@@ -417,36 +417,6 @@ def accuracy_table(
     if paper is not None:
         table["paper top-1 after"] = [paper.get(p, np.nan) for p in table.index]
     return table.reset_index()
-
-
-def paper_comparison(
-    table: pd.DataFrame, rep: Mapping[str, Any], *, base_label: str
-) -> pd.DataFrame:
-    """Our bias beside the paper's, per model and attribute: value where printed, else sign.
-
-    Returns a frame with ``model, attribute, ours, paper value, paper sign, agree`` where
-    ``agree`` compares signs (empty where the paper says nothing).
-    """
-    paper_label = {base_label: "BERT-base", "Trump": "Trump", "Clinton": "Clinton"}
-    rows = []
-    for _, r in table.iterrows():
-        who = paper_label.get(r["model"])
-        if who is None:
-            continue
-        value = np.nan
-        if who == "BERT-base":
-            value = rep["base_bias"].get(r["attribute"], np.nan)
-        elif r["attribute"] == "average":
-            value = rep.get("average", {}).get(who, np.nan)
-        sign = rep.get("directions", {}).get(who, {}).get(r["attribute"])
-        if sign is None and not np.isnan(value):
-            sign = int(np.sign(value))
-        agree = None if sign in (None, 0) else bool(np.sign(r["bias"]) == sign)
-        rows.append(
-            {"model": r["model"], "attribute": r["attribute"], "ours": r["bias"],
-             "paper value": value, "paper sign": sign, "agree": agree}
-        )  # fmt: skip
-    return pd.DataFrame(rows)
 
 
 def planted_shift(

@@ -1,0 +1,302 @@
+"""Is a person's score larger than the noise of fine-tuning? Several fine-tuning seeds per person.
+
+Seed 003 fine-tuned one model per person, once. Fine-tuning draws at random — the order of the
+batches, the tokens masked at each step, dropout — so another seed gives another model and
+another bias. Here each person's model is fine-tuned with several seeds, and a person effect
+(the person's bias minus the base model's, on one concept) counts only where it is larger than
+the seed-to-seed spread:
+
+- :func:`fine_tune_seeds` — one fine-tuned model per person and seed (cached on disk);
+- :func:`concept_biases` — Dong's bias per model and concept, and their plain ``average``;
+- :func:`seed_biases` — every (person, seed) model and the base model scored: one row per
+  person, seed and concept, with the difference from the base model;
+- :func:`exceeds_seed_spread` — the rule (|mean difference| > range of the differences);
+- :func:`seed_spread_table` — the rule applied per person and concept, with the per-seed
+  numbers.
+
+What the chapter says from these numbers is in :mod:`nlpbias.studies.scoring.seed_verdicts`; the
+figure is :func:`nlpbias.studies.scoring.seed_figure.seed_spread_figure`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nlpbias.studies.scoring.effects import dong_bias
+from nlpbias.studies.scoring.mlm_finetune import FineTuneResult, fine_tune_mlm
+from nlpbias.studies.scoring.mlm_training import nonempty_texts, split_indices
+from nlpbias.studies.scoring.study import Framework, score_models
+
+__all__ = [
+    "RULE",
+    "concept_biases",
+    "exceeds_seed_spread",
+    "fine_tune_seeds",
+    "seed_biases",
+    "seed_spread_table",
+]
+
+logger = logging.getLogger(__name__)
+
+#: The rule of :func:`exceeds_seed_spread`, in words (the chapter states it before the numbers).
+RULE = (
+    "a person effect counts when the mean over seeds of the difference person − base is "
+    "farther from 0 than the range (max − min) of the per-seed differences"
+)
+
+
+def _check_seeds(seeds: object) -> list[int]:
+    if isinstance(seeds, str | bytes) or not isinstance(seeds, Iterable):
+        raise TypeError(f"seeds must be a list of ints, e.g. [0, 1, 2], got {seeds!r}")
+    out = list(seeds)
+    bad = [s for s in out if isinstance(s, bool) or not isinstance(s, int | np.integer) or s < 0]
+    if bad or not out:
+        raise ValueError(f"seeds must be a non-empty list of ints >= 0, got {out!r}")
+    if len(set(out)) < len(out):
+        raise ValueError(f"seeds must be distinct, got {out!r}: a repeated seed repeats a model")
+    return [int(s) for s in out]
+
+
+def fine_tune_seeds(
+    base: str,
+    corpora: Mapping[str, tuple[list[str], list[str] | None]],
+    *,
+    seeds: Sequence[int],
+    random_state: int = 0,
+    val_fraction: float = 0.1,
+    show_progress: bool = True,
+    **params: Any,
+) -> dict[str, dict[int, FineTuneResult]]:
+    """Fine-tune each person's model once per seed (:func:`fine_tune_mlm`, cached on disk).
+
+    The seed is the ``random_state`` of :func:`fine_tune_mlm`, so it reaches everything that
+    fine-tuning draws: the order of the batches in every epoch, the tokens masked at every step,
+    dropout, and the masks of the held-out accuracy. Nothing is initialised afresh (the base
+    model's weights, its masked-LM head included, are loaded as they are). What a person wrote is
+    the same for every seed: a person without a validation split (the planted person, ``you``)
+    has a tenth of the posts held out once, with ``random_state``, exactly as
+    :func:`~nlpbias.studies.scoring.study.fine_tune_people` holds them out with
+    ``random_state=random_state``. So the run with seed ``random_state`` has the same cache key,
+    folder and numbers as the chapter's single run of ``fine_tune_people``; the other seeds are
+    new models.
+
+    Parameters
+    ----------
+    base : str
+        The base masked LM (name or folder).
+    corpora : mapping
+        Person -> (train posts, validation posts or None), from
+        :func:`~nlpbias.studies.scoring.study.person_corpora`.
+    seeds : sequence of int
+        Distinct seeds >= 0, e.g. ``[0, 1, 2]``.
+    random_state : int, default 0
+        Seeds the held-out split of a person without one (not the fine-tuning).
+    val_fraction : float, default 0.1
+    show_progress : bool, default True
+    **params
+        Further arguments of :func:`fine_tune_mlm` (``epochs``, ``learning_rate``, ...).
+
+    Returns
+    -------
+    dict
+        ``{person: {seed: FineTuneResult}}``.
+
+    Examples
+    --------
+    >>> runs = fine_tune_seeds(base, corpora, seeds=[0, 1], epochs=1)  # doctest: +SKIP
+    >>> runs["Trump"][1].path  # doctest: +SKIP
+    """
+    seeds = _check_seeds(seeds)
+    if "val_texts" in params:
+        raise TypeError("pass validation posts in corpora (person -> (train, val)), not val_texts")
+    out: dict[str, dict[int, FineTuneResult]] = {}
+    for person, (train, val) in corpora.items():
+        if val is None:  # the same held-out posts for every seed
+            texts = nonempty_texts(train)
+            train_idx, val_idx = split_indices(
+                len(texts), val_fraction=val_fraction, random_state=random_state
+            )
+            train, val = [texts[i] for i in train_idx], [texts[i] for i in val_idx]
+        out[person] = {}
+        for seed in seeds:
+            logger.info("fine-tuning on %s, seed %d: %d posts", person, seed, len(train))
+            out[person][seed] = fine_tune_mlm(
+                base, train, val_texts=val, random_state=seed, show_progress=show_progress,
+                **params,
+            )  # fmt: skip
+    return out
+
+
+def concept_biases(scores: pd.DataFrame, fws: Sequence[Framework]) -> pd.DataFrame:
+    """Dong's bias per model and concept, and its plain ``average`` over the concepts.
+
+    The same numbers as the ``bias`` column of
+    :func:`~nlpbias.studies.scoring.study.bias_table`, without the bootstrap.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        :func:`~nlpbias.studies.scoring.study.score_models` output (``model``, ``framework``,
+        ``template``, ``target``, ``attribute``, ``score``).
+    fws : sequence of Framework
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``model, concept, bias``: models in the order of ``scores``, concepts in the order of
+        the frameworks, ``average`` last for each model.
+    """
+    missing = [c for c in ("model", "framework") if c not in scores.columns]
+    if missing:
+        raise KeyError(f"concept_biases: scores lacks {missing}; pass score_models' output")
+    rows = []
+    for model, sub in scores.groupby("model", sort=False):
+        values = []
+        for fw in fws:
+            part = sub[sub["framework"] == fw.name]
+            if part.empty:
+                continue
+            groups = {k: list(v) for k, v in fw.attributes.items()}
+            bias = dong_bias(part, female=list(fw.female), male=list(fw.male),
+                             attribute_groups=groups)  # fmt: skip
+            for concept, value in bias.items():
+                rows.append({"model": model, "concept": concept, "bias": float(value)})
+                values.append(float(value))
+        if not values:
+            names = [fw.name for fw in fws]
+            raise ValueError(f"concept_biases: model {model!r} has no scores on {names}")
+        rows.append({"model": model, "concept": "average", "bias": float(np.mean(values))})
+    return pd.DataFrame(rows, columns=["model", "concept", "bias"])
+
+
+def seed_biases(
+    base: str,
+    runs: Mapping[str, Mapping[int, FineTuneResult]],
+    fws: Sequence[Framework],
+    *,
+    device: str = "auto",
+) -> pd.DataFrame:
+    """Score the base model and every (person, seed) model: Dong's bias per concept.
+
+    Parameters
+    ----------
+    base : str
+        The base model (name or folder), scored once: it has no fine-tuning seed.
+    runs : mapping
+        :func:`fine_tune_seeds` output, ``{person: {seed: FineTuneResult}}``.
+    fws : sequence of Framework
+    device : str, default "auto"
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``person, seed, concept, bias, base, difference`` (``bias − base``), one row per
+        person, seed and concept (``average`` included), in the order of ``runs``.
+    """
+    if not runs:
+        raise ValueError("seed_biases: no runs; pass fine_tune_seeds' output")
+    base_bias = concept_biases(score_models({"base": base}, fws, device=device), fws)
+    base_of = dict(zip(base_bias["concept"], base_bias["bias"], strict=True))
+    frames = []
+    for person, by_seed in runs.items():
+        for seed, result in by_seed.items():
+            scores = score_models({person: str(result.path)}, fws, device=device)
+            b = concept_biases(scores, fws).rename(columns={"model": "person"})
+            b.insert(1, "seed", int(seed))
+            frames.append(b)
+    out = pd.concat(frames, ignore_index=True)
+    out["base"] = out["concept"].map(base_of)
+    out["difference"] = out["bias"] - out["base"]
+    return out
+
+
+def exceeds_seed_spread(differences: Iterable[float]) -> bool:
+    """The rule: does a person effect exceed the noise of fine-tuning?
+
+    A person effect counts when the mean over seeds of the differences ``d_s = bias_s − base``
+    is farther from zero than their range: ``|mean(d)| > max(d) − min(d)``. Equivalently, zero
+    lies outside ``mean ± range``: a further seed landing up to one whole observed range away
+    from the mean would still be on the same side of zero. It implies that every seed has the
+    same sign. With two or three seeds a standard deviation (and a t interval built on it) is
+    hardly estimated, while the range is what was observed, without a distributional
+    assumption.
+
+    Parameters
+    ----------
+    differences : iterable of float
+        One difference per fine-tuning seed, at least two, all finite.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> exceeds_seed_spread([-0.30, -0.36])  # mean −0.33, range 0.06
+    True
+    >>> exceeds_seed_spread([0.05, -0.02])  # the seeds disagree in sign
+    False
+    >>> exceeds_seed_spread([0.10, 0.40])  # same sign, but mean 0.25 < range 0.30
+    False
+    """
+    d = np.asarray(list(differences), dtype=float)
+    if d.ndim != 1 or d.size < 2:
+        raise ValueError(
+            f"the rule needs the differences of 2 seeds at least, got {d.size}; "
+            "fine-tune with more seeds (fine_tune_seeds=[0, 1, ...])"
+        )
+    if not np.isfinite(d).all():
+        raise ValueError(f"differences must be finite numbers, got {d.tolist()}")
+    return bool(abs(d.mean()) > d.max() - d.min())
+
+
+def seed_spread_table(biases: pd.DataFrame) -> pd.DataFrame:
+    """Per person and concept: the per-seed biases and differences, their spread and the rule.
+
+    Parameters
+    ----------
+    biases : pandas.DataFrame
+        :func:`seed_biases` output (``person, seed, concept, bias, base, difference``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per person and concept (in the order of ``biases``): ``person``, ``concept``,
+        ``base``, ``bias seed S`` for each seed, ``mean bias``, ``Δ seed S`` (bias − base) for
+        each seed, ``mean Δ``, ``range Δ`` (max − min over seeds; the same for the biases,
+        since the base is one model) and ``counts`` (:func:`exceeds_seed_spread`; None with one
+        seed, where there is no spread to compare with). ``attrs["seeds"]`` lists the seeds.
+    """
+    need = ["person", "seed", "concept", "bias", "base", "difference"]
+    missing = [c for c in need if c not in biases.columns]
+    if missing:
+        raise KeyError(f"seed_spread_table: biases lacks {missing}; pass seed_biases' output")
+    if biases.empty:
+        raise ValueError("seed_spread_table: biases is empty; pass seed_biases' output")
+    if biases.duplicated(["person", "seed", "concept"]).any():
+        raise ValueError("seed_spread_table: a (person, seed, concept) occurs twice; keep one")
+    seeds = sorted(biases["seed"].unique().tolist())
+    rows = []
+    for (person, concept), sub in biases.groupby(["person", "concept"], sort=False):
+        by_seed = sub.set_index("seed")
+        absent = [s for s in seeds if s not in by_seed.index]
+        if absent:
+            raise ValueError(f"seed_spread_table: {person!r}, {concept!r} lacks seeds {absent}")
+        d = by_seed.loc[seeds, "difference"].to_numpy(float)
+        row: dict[str, Any] = {"person": person, "concept": concept,
+                               "base": float(by_seed["base"].iloc[0])}  # fmt: skip
+        row.update({f"bias seed {s}": float(by_seed.loc[s, "bias"]) for s in seeds})
+        row["mean bias"] = float(by_seed.loc[seeds, "bias"].mean())
+        row.update({f"Δ seed {s}": float(v) for s, v in zip(seeds, d, strict=True)})
+        row["mean Δ"] = float(d.mean())
+        row["range Δ"] = float(d.max() - d.min())
+        row["counts"] = exceeds_seed_spread(d) if len(seeds) >= 2 else None
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    table.attrs["seeds"] = seeds
+    return table

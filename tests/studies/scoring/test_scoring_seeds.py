@@ -1,0 +1,280 @@
+"""Tests for nlpbias.studies.scoring.seeds (several fine-tuning seeds per person, and the rule)."""
+
+from __future__ import annotations
+
+import doctest
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+import transformers
+
+from nlpbias.studies.scoring import seeds as mod
+from nlpbias.studies.scoring import study
+from nlpbias.studies.scoring.seeds import (
+    concept_biases,
+    exceeds_seed_spread,
+    fine_tune_seeds,
+    seed_biases,
+    seed_spread_table,
+)
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(mod, raise_on_error=False).failed == 0
+
+
+# ----------------------------------------------------------------------------- the rule
+@pytest.mark.parametrize(
+    ("differences", "counts"),
+    [
+        ([-0.30, -0.36], True),  # mean −0.33, range 0.06: far beyond the spread
+        ([0.5, 0.5], True),  # two identical seeds: range 0, any non-zero mean counts
+        ([0.20, 0.25, 0.30], True),  # mean 0.25 > range 0.10
+        ([0.05, -0.02], False),  # the seeds disagree in sign
+        ([0.10, 0.40], False),  # same sign, but mean 0.25 < range 0.30
+        ([0.20, 0.25, 0.60], False),  # one far seed: mean 0.35 < range 0.40
+        ([1.0, 3.0], False),  # mean 2 == range 2: not larger, so it does not count
+        ([0.0, 0.0], False),  # no difference at all
+    ],
+)
+def test_the_rule_counts_an_effect_only_beyond_the_seed_range(differences, counts) -> None:
+    assert exceeds_seed_spread(differences) is counts
+    # the rule has no preferred direction
+    assert exceeds_seed_spread([-d for d in differences]) is counts
+
+
+def test_the_rule_implies_every_seed_has_the_same_sign() -> None:
+    gen = np.random.default_rng(0)
+    for _ in range(2000):
+        d = gen.normal(gen.normal(), gen.uniform(0.01, 1), size=gen.integers(2, 6))
+        if exceeds_seed_spread(d):
+            assert (d > 0).all() or (d < 0).all()
+            assert not (d.mean() - np.ptp(d) <= 0 <= d.mean() + np.ptp(d))
+
+
+def test_the_rule_needs_two_finite_differences(one_line) -> None:
+    with pytest.raises(ValueError, match="2 seeds at least, got 1") as err:
+        exceeds_seed_spread([0.3])
+    one_line(err)
+    with pytest.raises(ValueError, match="finite") as err:
+        exceeds_seed_spread([0.3, np.nan])
+    one_line(err)
+
+
+# ----------------------------------------------------------------------------- the table
+PEOPLE = ["Trump", "Clinton"]
+CONCEPTS = ["career", "family", "average"]
+BASE = {"career": -0.1, "family": 0.4, "average": 0.05}
+#: planted differences per person and concept, one per seed (0, 1, 2)
+DIFF = {
+    ("Trump", "career"): [-0.30, -0.36, -0.33],  # counts
+    ("Trump", "family"): [0.10, -0.05, 0.02],  # signs disagree
+    ("Trump", "average"): [-0.20, -0.22, -0.21],  # counts
+    ("Clinton", "career"): [0.10, 0.40, 0.25],  # mean < range
+    ("Clinton", "family"): [0.30, 0.32, 0.31],  # counts
+    ("Clinton", "average"): [0.00, 0.01, -0.01],
+}
+
+
+def _long(seeds=(0, 1, 2)) -> pd.DataFrame:
+    rows = [
+        {"person": p, "seed": s, "concept": c, "bias": BASE[c] + DIFF[p, c][s], "base": BASE[c],
+         "difference": DIFF[p, c][s]}
+        for p, s, c in itertools.product(PEOPLE, seeds, CONCEPTS)
+    ]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_seed_spread_table_shape_columns_and_values() -> None:
+    table = seed_spread_table(_long())
+    assert table.shape == (len(PEOPLE) * len(CONCEPTS), 3 + 3 + 1 + 3 + 3)
+    assert list(table.columns) == [
+        "person", "concept", "base", "bias seed 0", "bias seed 1", "bias seed 2", "mean bias",
+        "Δ seed 0", "Δ seed 1", "Δ seed 2", "mean Δ", "range Δ", "counts",
+    ]  # fmt: skip
+    assert table.attrs["seeds"] == [0, 1, 2]
+    assert list(zip(table["person"], table["concept"], strict=True)) == list(DIFF)
+    for (p, c), d in DIFF.items():
+        row = table[(table["person"] == p) & (table["concept"] == c)].iloc[0]
+        np.testing.assert_allclose(row[["Δ seed 0", "Δ seed 1", "Δ seed 2"]].astype(float), d)
+        np.testing.assert_allclose(row["mean Δ"], np.mean(d))
+        np.testing.assert_allclose(row["range Δ"], np.ptp(d))
+        np.testing.assert_allclose(row["mean bias"] - row["base"], np.mean(d), atol=1e-12)
+        assert bool(row["counts"]) is exceeds_seed_spread(d)
+    assert table["counts"].tolist() == [True, False, True, False, True, False]
+
+
+def test_seed_spread_table_is_deterministic_and_reads_seeds_in_any_order() -> None:
+    long = _long()
+    a, b = seed_spread_table(long), seed_spread_table(long.copy())
+    pd.testing.assert_frame_equal(a, b)
+    shuffled = long.sample(frac=1.0, random_state=3)
+    c = seed_spread_table(shuffled.sort_values(["person", "concept"], key=_first_seen(long)))
+    pd.testing.assert_frame_equal(a, c)
+
+
+def _first_seen(long: pd.DataFrame):
+    order = {v: i for col in ("person", "concept") for i, v in enumerate(long[col].unique())}
+    return lambda s: s.map(order)
+
+
+def test_seed_spread_table_with_one_seed_applies_no_rule() -> None:
+    table = seed_spread_table(_long(seeds=(0,)))
+    assert table["counts"].isna().all() and (table["range Δ"] == 0).all()
+
+
+def test_seed_spread_table_errors(one_line) -> None:
+    with pytest.raises(KeyError, match="lacks \\['difference'\\]") as err:
+        seed_spread_table(_long().drop(columns="difference"))
+    one_line(err)
+    with pytest.raises(ValueError, match="occurs twice") as err:
+        seed_spread_table(pd.concat([_long(), _long().iloc[:1]]))
+    one_line(err)
+    with pytest.raises(ValueError, match="lacks seeds \\[2\\]") as err:
+        seed_spread_table(_long().iloc[:-1])
+    one_line(err)
+
+
+# ----------------------------------------------------------------------------- biases
+@pytest.fixture(scope="module")
+def fws() -> list[study.Framework]:
+    return study.frameworks()
+
+
+def _scores(fws, model: str, shift: float) -> pd.DataFrame:
+    """Every cell of every framework: female targets score ``shift`` × the concept's index."""
+    frames = []
+    for fw in fws:
+        concept = {w: i for i, words in enumerate(fw.attributes.values()) for w in words}
+        rows = [
+            {"model": model, "framework": fw.name, "template": tpl, "target": t,
+             "attribute": a, "score": (shift * (concept[a] + 1) if t in fw.female else 0.0)}
+            for tpl, t, a in itertools.product(fw.templates, [*fw.female, *fw.male],
+                                               fw.attribute_words)
+        ]  # fmt: skip
+        frames.append(pd.DataFrame(rows))
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_concept_biases_equal_the_bias_table(fws) -> None:
+    scores = pd.concat([_scores(fws, "base", 0.1), _scores(fws, "Trump", -0.2)])
+    got = concept_biases(scores, fws)
+    concepts = [c for fw in fws for c in fw.attributes] + ["average"]
+    assert got["model"].tolist() == ["base"] * 7 + ["Trump"] * 7
+    assert got["concept"].tolist() == concepts * 2
+    np.testing.assert_allclose(got["bias"].iloc[:6], [0.1, 0.2] * 3)
+    np.testing.assert_allclose(got["bias"].iloc[6], 0.15)
+    table = study.bias_table(scores, fws, n_bootstrap=10, random_state=0)
+    np.testing.assert_allclose(got["bias"], table["bias"])
+
+
+def test_seed_biases_scores_the_base_once_and_every_seed(fws, monkeypatch) -> None:
+    shifts = {"base-folder": 0.1, "t0": -0.2, "t1": -0.3}
+    called = []
+
+    def fake_score_models(models, fws_, *, device="auto"):
+        ((label, name),) = models.items()
+        called.append(name)
+        return _scores(fws_, label, shifts[name])
+
+    monkeypatch.setattr(mod, "score_models", fake_score_models)
+    runs = {"Trump": {0: _Run("t0"), 1: _Run("t1")}}
+    long = seed_biases("base-folder", runs, fws)
+    assert called == ["base-folder", "t0", "t1"]
+    assert long.shape == (2 * 7, 6)
+    assert long.columns.tolist() == ["person", "seed", "concept", "bias", "base", "difference"]
+    np.testing.assert_allclose(long["difference"], long["bias"] - long["base"])
+    first = long[(long["seed"] == 1) & (long["concept"] == "career")].iloc[0]
+    assert (first["bias"], first["base"]) == pytest.approx((-0.3, 0.1))
+
+
+class _Run:
+    def __init__(self, path: str) -> None:
+        self.path = Path(path)
+
+
+# ----------------------------------------------------------------------------- fine-tuning
+WORDS = ["she", "he", "is", "a", "leader", "follower", "the", "cat", "sat", "on", "mat", "."]
+
+
+@pytest.fixture(scope="module")
+def tiny_mlm(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("tiny_mlm")
+    vocab = {w: i for i, w in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS])}
+    tok = transformers.BertTokenizer(vocab=vocab)
+    cfg = transformers.BertConfig(
+        vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+        intermediate_size=32, max_position_embeddings=32,
+    )  # fmt: skip
+    torch.manual_seed(0)
+    transformers.BertForMaskedLM(cfg).save_pretrained(folder)
+    tok.save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("TQDM_DISABLE", "1")
+    return tmp_path / "cache"
+
+
+def _posts(n: int, seed: int) -> list[str]:
+    gen = np.random.default_rng(seed)
+    return [" ".join(gen.choice(WORDS, size=6)) for _ in range(n)]
+
+
+ARGS = {"max_steps": 2, "batch_size": 8, "max_length": 16, "bf16": False, "device": "cpu"}
+
+
+def _weights(path: Path) -> dict[str, torch.Tensor]:
+    return transformers.BertForMaskedLM.from_pretrained(path).state_dict()
+
+
+def test_fine_tune_seeds_reuses_the_single_run_and_fixes_the_split(tiny_mlm, cache) -> None:
+    corpora = {"planted": (_posts(60, 0), None), "Trump": (_posts(40, 1), _posts(8, 2))}
+    single = study.fine_tune_people(
+        str(tiny_mlm), corpora, random_state=0, show_progress=False, **ARGS
+    )
+    runs = fine_tune_seeds(
+        str(tiny_mlm), corpora, seeds=[0, 1, 2], random_state=0, show_progress=False, **ARGS
+    )
+    assert list(runs) == ["planted", "Trump"] and list(runs["planted"]) == [0, 1, 2]
+    for person in corpora:
+        # seed 0 is the chapter's single run: the same cache folder and the same numbers
+        assert runs[person][0].path == single[person].path
+        assert runs[person][0].after == single[person].after
+        paths = {r.path for r in runs[person].values()}
+        assert len(paths) == 3
+        # the person's held-out posts are the same for every seed; the seed is the only change
+        params = [r.params for r in runs[person].values()]
+        assert len({(p["train"], p["val"]) for p in params}) == 1
+        assert [p["random_state"] for p in params] == [0, 1, 2]
+    assert {r.n_val_texts for r in runs["planted"].values()} == {6}
+    w0, w1 = _weights(runs["planted"][0].path), _weights(runs["planted"][1].path)
+    assert any(not torch.equal(w0[k], w1[k]) for k in w0)
+
+
+def test_fine_tune_seeds_is_deterministic(tiny_mlm, cache, tmp_path, monkeypatch) -> None:
+    corpora = {"planted": (_posts(40, 0), None)}
+    first = fine_tune_seeds(str(tiny_mlm), corpora, seeds=[1], show_progress=False, **ARGS)
+    monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path / "other"))  # train again from scratch
+    again = fine_tune_seeds(str(tiny_mlm), corpora, seeds=[1], show_progress=False, **ARGS)
+    a, b = first["planted"][1], again["planted"][1]
+    assert a.path != b.path and a.after == b.after
+    wa, wb = _weights(a.path), _weights(b.path)
+    assert all(torch.equal(wa[k], wb[k]) for k in wa)
+
+
+@pytest.mark.parametrize(
+    ("seeds", "message"),
+    [([], "non-empty"), ([0, -1], "ints >= 0"), ([0, 0], "distinct"), ("01", "list of ints")],
+)
+def test_fine_tune_seeds_checks_the_seeds(seeds, message, one_line) -> None:
+    with pytest.raises((TypeError, ValueError), match=message) as err:
+        fine_tune_seeds("base", {"p": (["a b"], None)}, seeds=seeds)
+    one_line(err)
