@@ -17,6 +17,9 @@ from nlpbias.studies.scoring.figures import (
     learning_curve_figure,
     topk_figure,
 )
+from nlpbias.studies.scoring.headlines import (
+    headlines,
+)
 from nlpbias.studies.scoring.kurita import (
     mask_positions,
 )
@@ -61,6 +64,7 @@ from nlpbias.studies.scoring.study import (
 )
 
 __all__ = [
+    "headlines",
     "RULE",
     "accuracy_figure",
     "accuracy_table",
