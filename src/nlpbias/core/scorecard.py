@@ -11,7 +11,9 @@ A claim is one of two kinds:
 
 ``direction``
     The paper reports an effect with a sign (a gap, a difference, a correlation). Its number is a
-    point or a range ``[paper_low, paper_high]``.
+    point or a range ``[paper_low, paper_high]``; where the paper states only the direction (e.g.
+    "the approximation agrees with retraining") the row carries that sign (``sign=+1``) and no
+    number.
 ``null``
     The paper reports the *absence* of an effect (a correlation near zero, no significant gap).
 
@@ -78,7 +80,8 @@ RULES = (
     (
         "reproduced",
         "for an effect with a sign: this book's 95 % interval excludes zero on the paper's side "
-        "*and* overlaps the paper's number (a point, or a range such as 0.83–0.91); for a "
+        "*and* overlaps the paper's number (a point, or a range such as 0.83–0.91; where the "
+        "paper states only the direction, excluding zero on its side is enough); for a "
         "reported absence of an effect: this book's interval includes zero.",
     ),
     (
@@ -101,6 +104,7 @@ COLUMNS = [
     "paper",
     "paper_low",
     "paper_high",
+    "paper_sign",
     "book",
     "ci_low",
     "ci_high",
@@ -126,6 +130,28 @@ def _num(value: object, name: str) -> float:
     return x
 
 
+def _paper_sign(paper_low: float, paper_high: float, sign: int | None) -> int:
+    """The sign of a direction claim: from the paper's number, or as given where it has none."""
+    if math.isnan(paper_low) or math.isnan(paper_high):
+        if sign not in (1, -1):
+            raise ValueError(
+                "a direction claim needs the paper's number (paper_low, paper_high), or its "
+                "sign (sign=+1 or -1) where the paper states only the direction"
+            )
+        return sign
+    if paper_low > paper_high:
+        raise ValueError(f"paper_low {paper_low} is above paper_high {paper_high}")
+    derived = 1 if paper_low > 0 else -1 if paper_high < 0 else 0
+    if derived == 0:
+        raise ValueError(
+            f"a direction claim needs a paper number with a sign, got {paper_low}–{paper_high}; "
+            "use kind='null' for a reported absence of an effect"
+        )
+    if sign is not None and sign != derived:
+        raise ValueError(f"sign={sign} disagrees with the paper's number {paper_low}–{paper_high}")
+    return derived
+
+
 def verdict(
     *,
     kind: str,
@@ -135,6 +161,7 @@ def verdict(
     ci_low: float,
     ci_high: float,
     data: str,
+    sign: int | None = None,
 ) -> tuple[str, str]:
     """The verdict and its reason in one line, by :data:`RULES`.
 
@@ -149,6 +176,9 @@ def verdict(
         This book's number and its 95 % interval (NaN where missing).
     data : {"real", "synthetic"}
         Where this book's number comes from.
+    sign : {+1, -1}, optional
+        For a ``direction`` claim whose paper states only the direction (no number): its sign;
+        ``paper_low`` and ``paper_high`` are then NaN.
 
     Examples
     --------
@@ -163,6 +193,8 @@ def verdict(
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     if data not in DATA_KINDS:
         raise ValueError(f"data must be one of {DATA_KINDS}, got {data!r}")
+    if kind == "direction":  # the paper's side is checked even where no test follows
+        sign = _paper_sign(paper_low, paper_high, sign)
     if data == "synthetic":
         return VERDICTS[3], "synthetic stand-in on this profile; the `paper` profile tests it"
     if math.isnan(book):
@@ -175,20 +207,12 @@ def verdict(
         if lo <= 0 <= hi:
             return VERDICTS[0], "the paper reports no effect, and this book's interval includes 0"
         return VERDICTS[2], "the paper reports no effect, but this book's interval excludes 0"
-    if math.isnan(paper_low) or math.isnan(paper_high):
-        raise ValueError("a direction claim needs the paper's number (paper_low, paper_high)")
-    if paper_low > paper_high:
-        raise ValueError(f"paper_low {paper_low} is above paper_high {paper_high}")
-    sign = 1 if paper_low > 0 else -1 if paper_high < 0 else 0
-    if sign == 0:
-        raise ValueError(
-            f"a direction claim needs a paper number with a sign, got {paper_low}–{paper_high}; "
-            "use kind='null' for a reported absence of an effect"
-        )
     if lo <= 0 <= hi:
         return VERDICTS[2], "this book's interval includes 0, so the sign is not established"
     if (lo > 0) != (sign > 0):
         return VERDICTS[2], "opposite sign: this book's interval excludes 0 on the other side"
+    if math.isnan(paper_low):
+        return VERDICTS[0], "same sign, interval excludes 0 (the paper states the direction only)"
     if hi >= paper_low and lo <= paper_high:
         return VERDICTS[0], "same sign, interval excludes 0, and the paper's number lies inside it"
     shown = f"{paper_low:g}" if paper_low == paper_high else f"{paper_low:g}–{paper_high:g}"
@@ -209,6 +233,7 @@ def headline(
     section: str,
     paper: float | Sequence[float] | None = None,
     kind: str = "direction",
+    sign: int | None = None,
     unit: str = "",
     note: str = "",
 ) -> dict[str, Any]:
@@ -233,6 +258,9 @@ def headline(
         The paper's number or range; None only for ``kind="null"`` claims without one.
     kind : {"direction", "null"}
         See the module docstring.
+    sign : {+1, -1}, optional
+        For a ``direction`` claim whose paper states only the direction: its sign (then
+        ``paper=None``). Derived from ``paper`` otherwise.
     unit : str
         Unit of the numbers, e.g. ``"points"``.
     note : str
@@ -250,7 +278,8 @@ def headline(
     else:
         p_lo = p_hi = _num(paper, "paper")
     values = {n: _num(v, n) for n, v in (("book", book), ("ci_low", ci_low), ("ci_high", ci_high))}
-    v, reason = verdict(kind=kind, paper_low=p_lo, paper_high=p_hi, data=data, **values)
+    v, reason = verdict(kind=kind, paper_low=p_lo, paper_high=p_hi, data=data, sign=sign, **values)
+    paper_sign = 0 if kind == "null" else _paper_sign(p_lo, p_hi, sign)
     if note:
         reason = f"{reason}; {note}"
     return {
@@ -261,6 +290,7 @@ def headline(
         "paper": (p_lo + p_hi) / 2,
         "paper_low": p_lo,
         "paper_high": p_hi,
+        "paper_sign": paper_sign,
         **values,
         "interval": interval,
         "unit": unit,
@@ -295,7 +325,7 @@ def check_rows(rows: pd.DataFrame | Iterable[Mapping[str, Any]]) -> pd.DataFrame
 def _shown(frame: pd.DataFrame) -> pd.DataFrame:
     def paper(r: pd.Series) -> str:
         if math.isnan(r["paper_low"]):
-            return "—"
+            return {1: "> 0 (no number)", -1: "< 0 (no number)"}.get(r["paper_sign"], "—")
         if r["paper_low"] == r["paper_high"]:
             return f"{r['paper_low']:.3g}"
         return f"{r['paper_low']:.3g}–{r['paper_high']:.3g}"
@@ -351,6 +381,8 @@ def rows_from_bundle(data: Mapping[str, Any]) -> pd.DataFrame:
     frame = pd.DataFrame(payload["headlines"])
     for c in ("paper", "paper_low", "paper_high", "book", "ci_low", "ci_high"):
         frame[c] = pd.to_numeric(frame[c], errors="coerce").astype(float)
+    if "paper_sign" in frame:
+        frame["paper_sign"] = pd.to_numeric(frame["paper_sign"]).astype(int)
     return check_rows(frame)
 
 
