@@ -127,3 +127,17 @@ def test_rules_are_listed_in_order():
     text = sc.rules_markdown()
     positions = [text.index(f"**{name}**") for name, _ in sc.RULES]
     assert positions == sorted(positions) and len(sc.RULES) == len(sc.VERDICTS)
+
+
+def test_numbers_as_shown() -> None:
+    r = row(paper=(0.83, 0.91), book=0.8766, ci_low=0.51234, ci_high=1.0)
+    assert (sc.paper_text(r), sc.book_text(r)) == ("0.83–0.91", "0.877 [0.512, 1]")
+    null = row(kind="null", paper=(-0.22, 0.11), book=0.05, ci_low=None, ci_high=None)
+    assert (sc.paper_text(null), sc.book_text(null)) == ("-0.22 to 0.11", "0.05")
+    none = row(paper=1.0, book=None, ci_low=None, ci_high=None)
+    assert (sc.paper_text(none), sc.book_text(none)) == ("1", "—")
+
+
+def test_rows_missing_a_number_column_are_named() -> None:
+    with pytest.raises(ValueError, match=r"lack column\(s\) \['claim', 'kind', 'paper'"):
+        sc.rows_from_bundle({sc.JSON_MIME: {"headlines": [{"study": "s", "key": "k"}]}})

@@ -52,9 +52,11 @@ __all__ = [
     "KINDS",
     "RULES",
     "VERDICTS",
+    "book_text",
     "check_rows",
     "display_rows",
     "headline",
+    "paper_text",
     "rows_from_bundle",
     "rules_markdown",
     "verdict",
@@ -322,26 +324,47 @@ def check_rows(rows: pd.DataFrame | Iterable[Mapping[str, Any]]) -> pd.DataFrame
     return frame[COLUMNS].reset_index(drop=True)
 
 
+def paper_text(row: Mapping[str, Any]) -> str:
+    """The paper's number of a row as shown: a point, a range, a sign, or "—".
+
+    Examples
+    --------
+    >>> paper_text({"paper_low": 0.83, "paper_high": 0.91, "paper_sign": 1})
+    '0.83–0.91'
+    >>> paper_text({"paper_low": -0.22, "paper_high": 0.11, "paper_sign": 0})
+    '-0.22 to 0.11'
+    """
+    lo, hi = float(row["paper_low"]), float(row["paper_high"])
+    if math.isnan(lo):
+        return {1: "> 0 (no number)", -1: "< 0 (no number)"}.get(int(row["paper_sign"]), "—")
+    if lo == hi:
+        return f"{lo:.3g}"
+    return f"{lo:.3g} to {hi:.3g}" if lo < 0 else f"{lo:.3g}–{hi:.3g}"
+
+
+def book_text(row: Mapping[str, Any]) -> str:
+    """This book's number of a row as shown, with its interval: ``"0.9 [0.5, 1.5]"``, or "—".
+
+    Examples
+    --------
+    >>> book_text({"book": 27.648, "ci_low": 27.39, "ci_high": 34.0})
+    '27.6 [27.4, 34]'
+    """
+    book, lo, hi = (float(row[k]) for k in ("book", "ci_low", "ci_high"))
+    if math.isnan(book):
+        return "—"
+    if math.isnan(lo):
+        return f"{book:.3g}"
+    return f"{book:.3g} [{lo:.3g}, {hi:.3g}]"
+
+
 def _shown(frame: pd.DataFrame) -> pd.DataFrame:
-    def paper(r: pd.Series) -> str:
-        if math.isnan(r["paper_low"]):
-            return {1: "> 0 (no number)", -1: "< 0 (no number)"}.get(r["paper_sign"], "—")
-        if r["paper_low"] == r["paper_high"]:
-            return f"{r['paper_low']:.3g}"
-        return f"{r['paper_low']:.3g}–{r['paper_high']:.3g}"
-
-    def book(r: pd.Series) -> str:
-        if math.isnan(r["book"]):
-            return "—"
-        if math.isnan(r["ci_low"]):
-            return f"{r['book']:.3g}"
-        return f"{r['book']:.3g} [{r['ci_low']:.3g}, {r['ci_high']:.3g}]"
-
+    records = frame.to_dict(orient="records")
     return pd.DataFrame(
         {
             "claim": frame["claim"],
-            "paper": frame.apply(paper, axis=1),
-            "this book [95 % interval]": frame.apply(book, axis=1),
+            "paper": [paper_text(r) for r in records],
+            "this book [95 % interval]": [book_text(r) for r in records],
             "verdict": frame["verdict"],
         }
     )
@@ -380,7 +403,8 @@ def rows_from_bundle(data: Mapping[str, Any]) -> pd.DataFrame:
         )
     frame = pd.DataFrame(payload["headlines"])
     for c in ("paper", "paper_low", "paper_high", "book", "ci_low", "ci_high"):
-        frame[c] = pd.to_numeric(frame[c], errors="coerce").astype(float)
+        if c in frame:  # a missing column is named by check_rows
+            frame[c] = pd.to_numeric(frame[c], errors="coerce").astype(float)
     if "paper_sign" in frame:
         frame["paper_sign"] = pd.to_numeric(frame["paper_sign"]).astype(int)
     return check_rows(frame)
