@@ -136,6 +136,8 @@ def test_numbers_as_shown() -> None:
     assert (sc.paper_text(null), sc.book_text(null)) == ("-0.22 to 0.11", "0.05")
     none = row(paper=1.0, book=None, ci_low=None, ci_high=None)
     assert (sc.paper_text(none), sc.book_text(none)) == ("1", "—")
+    as_json = {**none, "book": 2.0, "ci_low": None, "ci_high": None, "paper_sign": None}
+    assert sc.book_text(as_json) == "2" and sc.paper_text({**as_json, "paper_low": None}) == "—"
 
 
 def test_rows_missing_a_number_column_are_named() -> None:

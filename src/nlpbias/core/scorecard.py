@@ -334,9 +334,10 @@ def paper_text(row: Mapping[str, Any]) -> str:
     >>> paper_text({"paper_low": -0.22, "paper_high": 0.11, "paper_sign": 0})
     '-0.22 to 0.11'
     """
-    lo, hi = float(row["paper_low"]), float(row["paper_high"])
+    lo, hi = _num(row["paper_low"], "paper_low"), _num(row["paper_high"], "paper_high")
     if math.isnan(lo):
-        return {1: "> 0 (no number)", -1: "< 0 (no number)"}.get(int(row["paper_sign"]), "—")
+        sign = _num(row.get("paper_sign"), "paper_sign")
+        return {1.0: "> 0 (no number)", -1.0: "< 0 (no number)"}.get(sign, "—")
     if lo == hi:
         return f"{lo:.3g}"
     return f"{lo:.3g} to {hi:.3g}" if lo < 0 else f"{lo:.3g}–{hi:.3g}"
@@ -350,7 +351,7 @@ def book_text(row: Mapping[str, Any]) -> str:
     >>> book_text({"book": 27.648, "ci_low": 27.39, "ci_high": 34.0})
     '27.6 [27.4, 34]'
     """
-    book, lo, hi = (float(row[k]) for k in ("book", "ci_low", "ci_high"))
+    book, lo, hi = (_num(row[k], k) for k in ("book", "ci_low", "ci_high"))  # JSON: None = NaN
     if math.isnan(book):
         return "—"
     if math.isnan(lo):
