@@ -76,7 +76,7 @@ def test_the_runners_folder_and_kept_rows_of_another_profile(
     card = page.collect("paper", root=root, compare="demo")
     assert card.compare_profile == "demo" and card.compare["book"].tolist() == [7.5]
     html = page.table_html(card)
-    assert "<th>demo run</th>" in html and "7.5 [0.5, 1.5]" in html
+    assert "<th>demo run</th>" in html and 'number">7.5</span>' in html
     assert "*demo* shows the numbers of the last `demo` run" in page.status_markdown(card)
     same = page.collect("demo", root=root, compare="demo")  # a demo page has no demo column
     assert same.compare_profile is None and "<th>demo run</th>" not in page.table_html(same)
@@ -91,7 +91,9 @@ def test_table_links_sections_and_escapes_text(root: Path) -> None:
     assert '<a href="alpha.html#the-result">The result</a>' in html
     assert "Claim a of &lt;alpha&gt; &amp; co." in html and "<alpha>" not in html
     for r in ALPHA + DELTA:
-        assert scorecard.book_text(r) in html and r["verdict"] in html
+        value, _, interval = scorecard.book_text(r).partition(" ")
+        assert f'number">{value}</span> <span class="scorecard-number">{interval}<' in html
+        assert r["verdict"] in html
         reason = escape(r["reason"], quote=False).replace("`paper`", "<code>paper</code>")
         assert reason in html
     assert "<em>(demo run)</em>" in html  # delta ran on another profile

@@ -73,7 +73,8 @@ def test_the_scorecard_shows_exactly_the_chapters_headline_rows(smoke_project: P
     table = bundles[0]["text/html"]
     assert table.count("<tr>") == 1 + len(expected)
     for r in expected.to_dict(orient="records"):
-        for text in (r["claim"], scorecard.paper_text(r), scorecard.book_text(r), r["verdict"]):
+        numbers = scorecard.book_text(r).split(" [")  # the value, then its interval
+        for text in (r["claim"], scorecard.paper_text(r), r["verdict"], *numbers):
             shown = escape(text, quote=False)
             assert shown in table, f"{r['study']}/{r['key']}: {text!r} not on the page"
         assert f'href="{r["chapter"]}.html#{r["section"]}"' in table

@@ -202,8 +202,15 @@ def _note(text: str) -> str:
     return f'<br><span class="scorecard-note">{text}</span>'
 
 
+def _number(text: str) -> str:
+    """A number and its interval, each kept on one line (the line may break between them)."""
+    value, bracket, interval = text.partition(" [")
+    parts = [value, bracket.strip() + interval] if bracket else [value]
+    return " ".join(f'<span class="scorecard-number">{html.escape(p)}</span>' for p in parts)
+
+
 def _book_cell(row: pd.Series, profile: str) -> str:
-    text = html.escape(book_text(row))
+    text = _number(book_text(row))
     if row.get("profile") and row["profile"] != profile:
         text += f" <em>({html.escape(str(row['profile']))} run)</em>"
     return text + _note(_inline(row["interval"]))
@@ -244,11 +251,11 @@ def table_html(card: Scorecard) -> str:
             f'<a href="{html.escape(str(chapter))}.html">{title}</a></th></tr>'
         )
         for _, row in block.iterrows():
-            cells = [_inline(row["claim"]), html.escape(paper_text(row))]
+            cells = [_inline(row["claim"]), _number(paper_text(row))]
             cells.append(_book_cell(row, card.profile))
             if other:
                 kept = lookup.get((row["study"], row["key"]))
-                cells.append(html.escape(book_text(kept)) if kept is not None else "—")
+                cells.append(_number(book_text(kept)) if kept is not None else "—")
             cells.append(_verdict_cell(row))
             out.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     out.append("</tbody></table>")
