@@ -7,13 +7,16 @@ the checkout's _build is untouched); the tests below read that run.
 from __future__ import annotations
 
 import shutil
+from html import escape
 from pathlib import Path
 
 import nbformat
+import pandas as pd
 import pytest
 
 from nlpbias.book import build as book
-from nlpbias.book import runner
+from nlpbias.book import headlines, runner
+from nlpbias.core import scorecard
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
@@ -35,10 +38,9 @@ def _code_outputs(path: Path) -> list[list[dict]]:
     return [c.outputs for c in nb.cells if c.cell_type == "code"]
 
 
-@pytest.mark.parametrize("study", runner.studies(ROOT))
+@pytest.mark.parametrize("study", runner.chapters(ROOT))  # the studies, then the scorecard
 def test_notebook_runs_on_smoke_with_figures_and_no_errors(smoke_project: Path, study: str) -> None:
-    entry = runner.load_config(ROOT)["studies"][study]
-    executed = smoke_project / "_build" / "notebooks" / entry["notebook"]
+    executed = smoke_project / "_build" / "notebooks" / runner.notebook_path(ROOT, study).name
     nb = nbformat.read(executed, as_version=4)
     assert nb.metadata["nlpbias"]["status"] == "ok"
     assert nb.metadata["nlpbias"]["profile"] == "smoke"
@@ -47,6 +49,41 @@ def test_notebook_runs_on_smoke_with_figures_and_no_errors(smoke_project: Path, 
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("image/png" in o.get("data", {}) for o in outputs), "no figure in the notebook"
     assert any("text/html" in o.get("data", {}) for o in outputs), "no table in the notebook"
+
+
+def test_the_scorecard_shows_exactly_the_chapters_headline_rows(smoke_project: Path) -> None:
+    """The issue's consistency check: the scorecard page's rows are the rows each chapter's
+    cell tagged ``headlines`` carries, in reading order, and its table shows their numbers."""
+    executed = smoke_project / "_build" / "notebooks"
+    found = {}
+    for study in runner.studies(ROOT):
+        nb = nbformat.read(executed / f"{study}.ipynb", as_version=4)
+        rows = headlines.notebook_rows(nb, study)
+        if rows is not None:
+            found[study] = rows
+    assert {"intrinsic", "intrinsic_extrinsic", "perturbation", "logan"} <= set(found)
+    expected = pd.concat(found.values(), ignore_index=True)
+    page = nbformat.read(executed / "scorecard.ipynb", as_version=4)
+    bundles = [
+        o["data"] for c in page.cells if c.cell_type == "code" for o in c.outputs
+        if scorecard.JSON_MIME in o.get("data", {})
+    ]  # fmt: skip
+    assert len(bundles) == 1, "the scorecard page must show one table of rows"
+    pd.testing.assert_frame_equal(scorecard.rows_from_bundle(bundles[0]), expected)
+    table = bundles[0]["text/html"]
+    assert table.count("<tr>") == 1 + len(expected)
+    for r in expected.to_dict(orient="records"):
+        numbers = scorecard.book_text(r).split(" [")  # the value, then its interval
+        for text in (r["claim"], scorecard.paper_text(r), r["verdict"], *numbers):
+            shown = escape(text, quote=False)
+            assert shown in table, f"{r['study']}/{r['key']}: {text!r} not on the page"
+        assert f'href="{r["chapter"]}.html#{r["section"]}"' in table
+    shown = "".join(
+        o.get("data", {}).get("text/markdown", "") for c in page.cells for o in c.get("outputs", [])
+    )
+    for study in set(runner.studies(ROOT)) - set(found):  # listed, not dropped
+        title = runner.load_config(ROOT)["studies"][study]["title"]
+        assert f"**{title}**: no headline rows" in shown
 
 
 def test_same_parameters_give_identical_outputs(smoke_project: Path, tmp_path: Path) -> None:

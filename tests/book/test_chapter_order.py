@@ -21,6 +21,7 @@ from nlpbias.book import runner
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = runner.load_config(ROOT)
 STUDIES = list(CONFIG["studies"])
+PAGES = list(CONFIG.get("pages") or {})  # notebooks that are not studies (the scorecard), last
 OLD_NAMES = (
     "00_data|01_intrinsic|02_pinned_auc|03_logan|04_intrinsic_extrinsic|05_perturbation|06_scoring"
 )
@@ -45,21 +46,26 @@ def toc_order() -> list[str]:
 
 def test_notebook_files_are_named_for_their_study() -> None:
     files = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
-    assert files == sorted(f"{study}.ipynb" for study in STUDIES)
-    for study, entry in CONFIG["studies"].items():
-        assert entry["notebook"] == f"{study}.ipynb", f"studies.{study}.notebook"
+    assert files == sorted(f"{name}.ipynb" for name in STUDIES + PAGES)
+    for kind in ("studies", "pages"):
+        for name, entry in (CONFIG.get(kind) or {}).items():
+            assert entry["notebook"] == f"{name}.ipynb", f"{kind}.{name}.notebook"
 
 
 def test_toc_and_run_all_share_the_reading_order() -> None:
-    assert toc_order() == STUDIES, "_toc.yml and profiles.yml's studies: list different orders"
+    assert toc_order() == STUDIES + PAGES, (
+        "_toc.yml and profiles.yml's studies: and pages: list different orders"
+    )
     assert runner.studies(ROOT) == STUDIES
+    assert runner.chapters(ROOT) == STUDIES + PAGES and "scorecard" in PAGES
 
 
 @pytest.mark.parametrize("profile", list(CONFIG["profiles"]))
 def test_every_profile_lists_the_studies_in_reading_order(profile: str) -> None:
     keys = [k for k in CONFIG["profiles"][profile] if k != "description"]
-    assert set(keys) <= set(STUDIES), f"profile {profile} names unknown studies"
-    assert keys == [s for s in STUDIES if s in keys], f"profile {profile} is out of order: {keys}"
+    assert set(keys) <= set(STUDIES + PAGES), f"profile {profile} names unknown studies"
+    order = STUDIES + PAGES
+    assert keys == [s for s in order if s in keys], f"profile {profile} is out of order: {keys}"
 
 
 @pytest.mark.parametrize("study", STUDIES)

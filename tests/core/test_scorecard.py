@@ -53,6 +53,24 @@ def test_null_rule_and_untestable():
     assert synth["verdict"] == "not testable offline"
 
 
+def test_direction_stated_without_a_number():
+    """The paper says only "they agree": excluding 0 on its side is enough, nothing to reach."""
+    kw = dict(paper=None, sign=1)
+    r = row(**kw, book=0.9, ci_low=0.2, ci_high=0.99)
+    assert r["verdict"] == "reproduced" and r["paper_sign"] == 1 and math.isnan(r["paper_low"])
+    assert row(**kw, book=0.5, ci_low=-0.2, ci_high=0.9)["verdict"] == "not reproduced"
+    assert row(**kw, book=-0.5, ci_low=-0.9, ci_high=-0.2)["verdict"] == "not reproduced"
+    assert row(paper=None, sign=-1, book=-0.5, ci_low=-0.9, ci_high=-0.2)["verdict"] == (
+        "reproduced"
+    )
+    assert row(paper=2.0, book=1.0, ci_low=0.5, ci_high=1.5)["paper_sign"] == 1
+    assert row(kind="null", paper=None, book=0.0, ci_low=-1, ci_high=1)["paper_sign"] == 0
+    synth = row(**kw, book=1.0, ci_low=0.5, ci_high=1.5, data="synthetic")
+    assert synth["verdict"] == "not testable offline"
+    shown = sc._shown(sc.check_rows([r]))
+    assert shown["paper"].tolist() == ["> 0 (no number)"]
+
+
 def test_point_without_interval_uses_the_point():
     r = row(paper=2.0, book=1.0, ci_low=None, ci_high=None)
     assert r["verdict"] == "direction only" and math.isnan(r["ci_low"])
@@ -63,6 +81,8 @@ def test_point_without_interval_uses_the_point():
     [
         (dict(paper=0.0, book=1.0, ci_low=0.5, ci_high=1.5), "use kind='null'"),
         (dict(paper=None, book=1.0, ci_low=0.5, ci_high=1.5), "needs the paper's number"),
+        (dict(paper=None, book=1.0, ci_low=0.5, ci_high=1.5, data="synthetic"), "or its sign"),
+        (dict(paper=1.0, sign=-1, book=1.0, ci_low=0.5, ci_high=1.5), "disagrees with"),
         (dict(paper=1.0, book=1.0, ci_low=1.5, ci_high=0.5), "above ci_high"),
         (dict(paper=1.0, book=1.0, ci_low=0.5, ci_high=1.5, kind="size"), "kind must be"),
         (dict(paper=1.0, book=1.0, ci_low=0.5, ci_high=1.5, data="demo"), "data must be"),
@@ -107,3 +127,19 @@ def test_rules_are_listed_in_order():
     text = sc.rules_markdown()
     positions = [text.index(f"**{name}**") for name, _ in sc.RULES]
     assert positions == sorted(positions) and len(sc.RULES) == len(sc.VERDICTS)
+
+
+def test_numbers_as_shown() -> None:
+    r = row(paper=(0.83, 0.91), book=0.8766, ci_low=0.51234, ci_high=1.0)
+    assert (sc.paper_text(r), sc.book_text(r)) == ("0.83–0.91", "0.877 [0.512, 1]")
+    null = row(kind="null", paper=(-0.22, 0.11), book=0.05, ci_low=None, ci_high=None)
+    assert (sc.paper_text(null), sc.book_text(null)) == ("-0.22 to 0.11", "0.05")
+    none = row(paper=1.0, book=None, ci_low=None, ci_high=None)
+    assert (sc.paper_text(none), sc.book_text(none)) == ("1", "—")
+    as_json = {**none, "book": 2.0, "ci_low": None, "ci_high": None, "paper_sign": None}
+    assert sc.book_text(as_json) == "2" and sc.paper_text({**as_json, "paper_low": None}) == "—"
+
+
+def test_rows_missing_a_number_column_are_named() -> None:
+    with pytest.raises(ValueError, match=r"lack column\(s\) \['claim', 'kind', 'paper'"):
+        sc.rows_from_bundle({sc.JSON_MIME: {"headlines": [{"study": "s", "key": "k"}]}})

@@ -60,16 +60,16 @@ def assemble(root: Path, executed_dir: Path | None = None) -> Path:
     for name in ("_config.yml", "_toc.yml"):
         shutil.copy2(root / name, src / name)
     write_repository_config(src / "_config.yml", os.environ.get(REPOSITORY_ENV))
-    config = runner.load_config(root)
-    for study, entry in config["studies"].items():
-        executed = executed_dir / entry["notebook"]
+    for study in runner.chapters(root):  # the studies and the pages (the scorecard)
+        name = runner.notebook_path(root, study).name
+        executed = executed_dir / name
         if not executed.is_file():
             raise BookError(
                 f"study '{study}' has not been executed ({executed} is missing): "
                 f"run `nlpbias run {study} --profile PROFILE` first"
             )
         _check_executed(study, executed)
-        shutil.copy2(executed, src / "notebooks" / entry["notebook"])
+        shutil.copy2(executed, src / "notebooks" / name)
     return src
 
 

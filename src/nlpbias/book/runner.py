@@ -12,7 +12,10 @@ naming a fresh file, to which every cached call appends a line (:mod:`nlpbias.co
 A run writes ``<chapter>.ipynb`` only when it succeeds: it executes into
 ``<chapter>.running.ipynb``, moved into place at the end; a failed run is kept as
 ``<chapter>.failed.ipynb`` and the last good notebook stays. ``<chapter>.lock``
-(:mod:`nlpbias.book.runlock`) refuses a second run of a chapter while one runs.
+(:mod:`nlpbias.book.runlock`) refuses a second run of a chapter while one runs. A successful run
+also keeps the chapter's headline rows per profile (:mod:`nlpbias.book.headlines`); malformed
+rows fail the run. Besides the studies, profiles.yml may list ``pages``: notebooks that are not
+studies (the scorecard), run after every study by ``all``.
 
 Examples
 --------
@@ -40,7 +43,7 @@ from typing import Any
 
 import yaml
 
-from nlpbias.book import runlog
+from nlpbias.book import headlines, runlog
 from nlpbias.book.parameters import check_value, parameter_specs, yaml_text
 from nlpbias.book.runlock import LockError, chapter_lock
 from nlpbias.core.cache import LOG_ENV
@@ -65,6 +68,8 @@ VERSIONED_PACKAGES = (
 )
 # Environment of the kernel: progress bars carry timings, which would make two runs differ.
 KERNEL_ENV = {"TQDM_DISABLE": "1", "PYTHONHASHSEED": "0", "MPLBACKEND": "inline"}
+#: Set in the kernel to the folder the executed notebooks go to (the scorecard reads them there).
+EXECUTED_ENV = "NLPBIAS_EXECUTED_DIR"
 
 
 class RunnerError(Exception):
@@ -124,6 +129,16 @@ def studies(root: Path) -> list[str]:
     return list(load_config(root)["studies"])
 
 
+def _notebooks(config: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """Every notebook entry: the studies, then the pages (profiles.yml's optional ``pages``)."""
+    return {**config["studies"], **(config.get("pages") or {})}
+
+
+def chapters(root: Path) -> list[str]:
+    """Every notebook of the book in the order ``all`` runs them: the studies, then the pages."""
+    return list(_notebooks(load_config(root)))
+
+
 def profiles(root: Path) -> list[str]:
     """Profile names defined in profiles.yml."""
     return list(load_config(root)["profiles"])
@@ -131,11 +146,11 @@ def profiles(root: Path) -> list[str]:
 
 def notebook_path(root: Path, study: str) -> Path:
     """The template notebook of a study; one-line error for an unknown study."""
-    config = load_config(root)
-    if study not in config["studies"]:
-        known = ", ".join(config["studies"])
+    entries = _notebooks(load_config(root))
+    if study not in entries:
+        known = ", ".join(entries)
         raise RunnerError(f"unknown study '{study}': choose one of {known}, or 'all'")
-    return root / "notebooks" / config["studies"][study]["notebook"]
+    return root / "notebooks" / entries[study]["notebook"]
 
 
 def notebook_parameters(notebook: Path) -> dict[str, Any]:
@@ -259,9 +274,10 @@ def read_cache_log(path: str | Path) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def _kernel_environment(profile: str, cache_log: Path) -> Iterator[None]:
+def _kernel_environment(profile: str, cache_log: Path, executed: Path) -> Iterator[None]:
     """Environment the kernel inherits while a notebook runs (restored afterwards)."""
     env = {**KERNEL_ENV, "NLPBIAS_PROFILE": profile, LOG_ENV: str(cache_log)}
+    env[EXECUTED_ENV] = str(executed)
     saved = {key: os.environ.get(key) for key in env}
     os.environ.update(env)
     try:
@@ -372,7 +388,7 @@ def _execute(
     os.close(fd)
     cache_log = Path(name)
     try:
-        with _kernel_environment(profile, cache_log):
+        with _kernel_environment(profile, cache_log, output.parent):
             papermill.execute_notebook(
                 str(template),
                 str(running),
@@ -387,6 +403,13 @@ def _execute(
     finally:
         cache = read_cache_log(cache_log)
         cache_log.unlink(missing_ok=True)
+    nb = nbformat.read(running, as_version=4) if running.is_file() else None
+    rows = None
+    if nb is not None and not error:
+        try:
+            rows = headlines.notebook_rows(nb, study, profile=profile)
+        except headlines.HeadlineError as exc:
+            error = f"{template.name} failed: {exc} (see {failed})"
     final = failed if error else output
     record = RunRecord(
         study=study,
@@ -402,13 +425,13 @@ def _execute(
         error=error,
         cache=cache,
     )
-    if running.is_file():
-        nb = nbformat.read(running, as_version=4)
+    if nb is not None:
         nb.metadata["nlpbias"] = asdict(record)
         nbformat.write(nb, running)
         os.replace(running, final)
     if not error:
         failed.unlink(missing_ok=True)  # an older failure is no longer the chapter's state
+        headlines.save_rows(root, profile, study, rows, record=asdict(record))
     log_file = root / RUNS_LOG
     log_file.parent.mkdir(parents=True, exist_ok=True)
     with log_file.open("a", encoding="utf-8") as fh:
@@ -442,7 +465,7 @@ def run_many(
         :mod:`nlpbias.book.runlog`); e.g. ``print``.
     """
     root = project_root(root)
-    names = [study] if study != "all" else studies(root)
+    names = [study] if study != "all" else chapters(root)
     overrides = dict(overrides or {})
     if study == "all" and overrides:
         defined = set().union(*(notebook_parameters(notebook_path(root, s)) for s in names))

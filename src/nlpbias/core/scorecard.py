@@ -11,7 +11,9 @@ A claim is one of two kinds:
 
 ``direction``
     The paper reports an effect with a sign (a gap, a difference, a correlation). Its number is a
-    point or a range ``[paper_low, paper_high]``.
+    point or a range ``[paper_low, paper_high]``; where the paper states only the direction (e.g.
+    "the approximation agrees with retraining") the row carries that sign (``sign=+1``) and no
+    number.
 ``null``
     The paper reports the *absence* of an effect (a correlation near zero, no significant gap).
 
@@ -50,9 +52,11 @@ __all__ = [
     "KINDS",
     "RULES",
     "VERDICTS",
+    "book_text",
     "check_rows",
     "display_rows",
     "headline",
+    "paper_text",
     "rows_from_bundle",
     "rules_markdown",
     "verdict",
@@ -78,7 +82,8 @@ RULES = (
     (
         "reproduced",
         "for an effect with a sign: this book's 95 % interval excludes zero on the paper's side "
-        "*and* overlaps the paper's number (a point, or a range such as 0.83–0.91); for a "
+        "*and* overlaps the paper's number (a point, or a range such as 0.83–0.91; where the "
+        "paper states only the direction, excluding zero on its side is enough); for a "
         "reported absence of an effect: this book's interval includes zero.",
     ),
     (
@@ -101,6 +106,7 @@ COLUMNS = [
     "paper",
     "paper_low",
     "paper_high",
+    "paper_sign",
     "book",
     "ci_low",
     "ci_high",
@@ -126,6 +132,28 @@ def _num(value: object, name: str) -> float:
     return x
 
 
+def _paper_sign(paper_low: float, paper_high: float, sign: int | None) -> int:
+    """The sign of a direction claim: from the paper's number, or as given where it has none."""
+    if math.isnan(paper_low) or math.isnan(paper_high):
+        if sign not in (1, -1):
+            raise ValueError(
+                "a direction claim needs the paper's number (paper_low, paper_high), or its "
+                "sign (sign=+1 or -1) where the paper states only the direction"
+            )
+        return sign
+    if paper_low > paper_high:
+        raise ValueError(f"paper_low {paper_low} is above paper_high {paper_high}")
+    derived = 1 if paper_low > 0 else -1 if paper_high < 0 else 0
+    if derived == 0:
+        raise ValueError(
+            f"a direction claim needs a paper number with a sign, got {paper_low}–{paper_high}; "
+            "use kind='null' for a reported absence of an effect"
+        )
+    if sign is not None and sign != derived:
+        raise ValueError(f"sign={sign} disagrees with the paper's number {paper_low}–{paper_high}")
+    return derived
+
+
 def verdict(
     *,
     kind: str,
@@ -135,6 +163,7 @@ def verdict(
     ci_low: float,
     ci_high: float,
     data: str,
+    sign: int | None = None,
 ) -> tuple[str, str]:
     """The verdict and its reason in one line, by :data:`RULES`.
 
@@ -149,6 +178,9 @@ def verdict(
         This book's number and its 95 % interval (NaN where missing).
     data : {"real", "synthetic"}
         Where this book's number comes from.
+    sign : {+1, -1}, optional
+        For a ``direction`` claim whose paper states only the direction (no number): its sign;
+        ``paper_low`` and ``paper_high`` are then NaN.
 
     Examples
     --------
@@ -163,6 +195,8 @@ def verdict(
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     if data not in DATA_KINDS:
         raise ValueError(f"data must be one of {DATA_KINDS}, got {data!r}")
+    if kind == "direction":  # the paper's side is checked even where no test follows
+        sign = _paper_sign(paper_low, paper_high, sign)
     if data == "synthetic":
         return VERDICTS[3], "synthetic stand-in on this profile; the `paper` profile tests it"
     if math.isnan(book):
@@ -175,20 +209,12 @@ def verdict(
         if lo <= 0 <= hi:
             return VERDICTS[0], "the paper reports no effect, and this book's interval includes 0"
         return VERDICTS[2], "the paper reports no effect, but this book's interval excludes 0"
-    if math.isnan(paper_low) or math.isnan(paper_high):
-        raise ValueError("a direction claim needs the paper's number (paper_low, paper_high)")
-    if paper_low > paper_high:
-        raise ValueError(f"paper_low {paper_low} is above paper_high {paper_high}")
-    sign = 1 if paper_low > 0 else -1 if paper_high < 0 else 0
-    if sign == 0:
-        raise ValueError(
-            f"a direction claim needs a paper number with a sign, got {paper_low}–{paper_high}; "
-            "use kind='null' for a reported absence of an effect"
-        )
     if lo <= 0 <= hi:
         return VERDICTS[2], "this book's interval includes 0, so the sign is not established"
     if (lo > 0) != (sign > 0):
         return VERDICTS[2], "opposite sign: this book's interval excludes 0 on the other side"
+    if math.isnan(paper_low):
+        return VERDICTS[0], "same sign, interval excludes 0 (the paper states the direction only)"
     if hi >= paper_low and lo <= paper_high:
         return VERDICTS[0], "same sign, interval excludes 0, and the paper's number lies inside it"
     shown = f"{paper_low:g}" if paper_low == paper_high else f"{paper_low:g}–{paper_high:g}"
@@ -209,6 +235,7 @@ def headline(
     section: str,
     paper: float | Sequence[float] | None = None,
     kind: str = "direction",
+    sign: int | None = None,
     unit: str = "",
     note: str = "",
 ) -> dict[str, Any]:
@@ -233,6 +260,9 @@ def headline(
         The paper's number or range; None only for ``kind="null"`` claims without one.
     kind : {"direction", "null"}
         See the module docstring.
+    sign : {+1, -1}, optional
+        For a ``direction`` claim whose paper states only the direction: its sign (then
+        ``paper=None``). Derived from ``paper`` otherwise.
     unit : str
         Unit of the numbers, e.g. ``"points"``.
     note : str
@@ -250,7 +280,8 @@ def headline(
     else:
         p_lo = p_hi = _num(paper, "paper")
     values = {n: _num(v, n) for n, v in (("book", book), ("ci_low", ci_low), ("ci_high", ci_high))}
-    v, reason = verdict(kind=kind, paper_low=p_lo, paper_high=p_hi, data=data, **values)
+    v, reason = verdict(kind=kind, paper_low=p_lo, paper_high=p_hi, data=data, sign=sign, **values)
+    paper_sign = 0 if kind == "null" else _paper_sign(p_lo, p_hi, sign)
     if note:
         reason = f"{reason}; {note}"
     return {
@@ -261,6 +292,7 @@ def headline(
         "paper": (p_lo + p_hi) / 2,
         "paper_low": p_lo,
         "paper_high": p_hi,
+        "paper_sign": paper_sign,
         **values,
         "interval": interval,
         "unit": unit,
@@ -292,26 +324,48 @@ def check_rows(rows: pd.DataFrame | Iterable[Mapping[str, Any]]) -> pd.DataFrame
     return frame[COLUMNS].reset_index(drop=True)
 
 
+def paper_text(row: Mapping[str, Any]) -> str:
+    """The paper's number of a row as shown: a point, a range, a sign, or "—".
+
+    Examples
+    --------
+    >>> paper_text({"paper_low": 0.83, "paper_high": 0.91, "paper_sign": 1})
+    '0.83–0.91'
+    >>> paper_text({"paper_low": -0.22, "paper_high": 0.11, "paper_sign": 0})
+    '-0.22 to 0.11'
+    """
+    lo, hi = _num(row["paper_low"], "paper_low"), _num(row["paper_high"], "paper_high")
+    if math.isnan(lo):
+        sign = _num(row.get("paper_sign"), "paper_sign")
+        return {1.0: "> 0 (no number)", -1.0: "< 0 (no number)"}.get(sign, "—")
+    if lo == hi:
+        return f"{lo:.3g}"
+    return f"{lo:.3g} to {hi:.3g}" if lo < 0 else f"{lo:.3g}–{hi:.3g}"
+
+
+def book_text(row: Mapping[str, Any]) -> str:
+    """This book's number of a row as shown, with its interval: ``"0.9 [0.5, 1.5]"``, or "—".
+
+    Examples
+    --------
+    >>> book_text({"book": 27.648, "ci_low": 27.39, "ci_high": 34.0})
+    '27.6 [27.4, 34]'
+    """
+    book, lo, hi = (_num(row[k], k) for k in ("book", "ci_low", "ci_high"))  # JSON: None = NaN
+    if math.isnan(book):
+        return "—"
+    if math.isnan(lo):
+        return f"{book:.3g}"
+    return f"{book:.3g} [{lo:.3g}, {hi:.3g}]"
+
+
 def _shown(frame: pd.DataFrame) -> pd.DataFrame:
-    def paper(r: pd.Series) -> str:
-        if math.isnan(r["paper_low"]):
-            return "—"
-        if r["paper_low"] == r["paper_high"]:
-            return f"{r['paper_low']:.3g}"
-        return f"{r['paper_low']:.3g}–{r['paper_high']:.3g}"
-
-    def book(r: pd.Series) -> str:
-        if math.isnan(r["book"]):
-            return "—"
-        if math.isnan(r["ci_low"]):
-            return f"{r['book']:.3g}"
-        return f"{r['book']:.3g} [{r['ci_low']:.3g}, {r['ci_high']:.3g}]"
-
+    records = frame.to_dict(orient="records")
     return pd.DataFrame(
         {
             "claim": frame["claim"],
-            "paper": frame.apply(paper, axis=1),
-            "this book [95 % interval]": frame.apply(book, axis=1),
+            "paper": [paper_text(r) for r in records],
+            "this book [95 % interval]": [book_text(r) for r in records],
             "verdict": frame["verdict"],
         }
     )
@@ -350,7 +404,10 @@ def rows_from_bundle(data: Mapping[str, Any]) -> pd.DataFrame:
         )
     frame = pd.DataFrame(payload["headlines"])
     for c in ("paper", "paper_low", "paper_high", "book", "ci_low", "ci_high"):
-        frame[c] = pd.to_numeric(frame[c], errors="coerce").astype(float)
+        if c in frame:  # a missing column is named by check_rows
+            frame[c] = pd.to_numeric(frame[c], errors="coerce").astype(float)
+    if "paper_sign" in frame:
+        frame["paper_sign"] = pd.to_numeric(frame["paper_sign"]).astype(int)
     return check_rows(frame)
 
 

@@ -8,7 +8,7 @@ from nlpbias.core.cache import import_closure
 from nlpbias.studies.intrinsic_extrinsic import study
 
 #: Modules of the package that never run inside an evaluation (tables and figures of results).
-NOT_EVALUATION = {"__init__", "correlation", "paper", "figures"}
+NOT_EVALUATION = {"__init__", "correlation", "paper", "figures", "headlines"}
 
 
 def test_the_evaluation_key_covers_every_module_an_evaluation_runs() -> None:

@@ -4,12 +4,13 @@ What the chapter's notebook calls; the modules of this package hold the method: 
 their word sets (:mod:`.families`), the embedding grid (:mod:`.grid`, with :mod:`.balancing` and
 :mod:`.attract_repel`), one embedding's evaluation (:mod:`.evaluation`, with the downstream tasks
 :mod:`.coref` and :mod:`.hsd`), the cached sweep (:mod:`.study`), the correlations
-(:mod:`.correlation`), the comparison with the paper (:mod:`.paper`) and the figures
-(:mod:`.figures`).
+(:mod:`.correlation`), the comparison with the paper (:mod:`.paper`), the figures
+(:mod:`.figures`) and the headline rows for the scorecard (:mod:`.headlines`).
 """
 
 from nlpbias.studies.intrinsic_extrinsic.correlation import (
     correlations,
+    mean_rho_interval,
     scores_frame,
     skipped_table,
 )
@@ -34,6 +35,9 @@ from nlpbias.studies.intrinsic_extrinsic.grid import (
     build_embedding,
     corpus_for,
     embedding_grid,
+)
+from nlpbias.studies.intrinsic_extrinsic.headlines import (
+    headlines,
 )
 from nlpbias.studies.intrinsic_extrinsic.paper import (
     alignment_summary,
@@ -62,6 +66,8 @@ __all__ = [
     "intrinsic_extrinsic_figure",
     "merged_wordset",
     "FAMILY_LABELS",
+    "headlines",
+    "mean_rho_interval",
     "METHOD_LABELS",
     "paper_table",
     "paper_tables",

@@ -4,8 +4,9 @@
 :func:`nlpbias.studies.intrinsic_extrinsic.study.run_study` into one row per (embedding,
 family); :func:`correlations` gives Spearman ρ between each intrinsic and each extrinsic metric
 over the embeddings of one (family, algorithm, modification set), with a two-sided permutation
-p-value (the paper's Tables 3-10); :func:`skipped_table` lists the word sets that could not be
-measured.
+p-value (the paper's Tables 3-10); :func:`mean_rho_interval` is a bootstrap interval over the
+embeddings for the mean ρ of a set of those cells; :func:`skipped_table` lists the word sets that
+could not be measured.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
+from nlpbias.core.repro import rng as _rng
 from nlpbias.studies.intrinsic_extrinsic.families import (
     FAMILIES,
     MODSETS,
@@ -23,7 +26,7 @@ from nlpbias.studies.intrinsic_extrinsic.families import (
     evaluation_sets,
 )
 
-__all__ = ["correlations", "scores_frame", "skipped_table"]
+__all__ = ["correlations", "mean_rho_interval", "scores_frame", "skipped_table"]
 
 logger = logging.getLogger(__name__)
 
@@ -78,6 +81,18 @@ def _extrinsic_columns(family: Family, frame: pd.DataFrame) -> dict[tuple[str, s
     return out
 
 
+def _blocks(scores: pd.DataFrame):
+    """``(family, algorithm, modset, points)``: the embeddings one correlation cell rests on,
+    the original embedding plus those modified with ``modset`` (at least 3)."""
+    for (fam_name, alg), block in scores.groupby(["family", "algorithm"], sort=False):
+        fam = FAMILIES[fam_name]
+        original = block[block["method"] == "original"]
+        for modset in MODSETS:
+            points = pd.concat([original, block[block.get("modset") == modset]])
+            if len(points) >= 3:
+                yield fam, alg, modset, points
+
+
 def correlations(
     scores: pd.DataFrame,
     *,
@@ -104,46 +119,131 @@ def correlations(
     from nlpbias.metrics.stats import spearman_permutation
 
     rows = []
-    for (fam_name, alg), block in scores.groupby(["family", "algorithm"], sort=False):
-        fam = FAMILIES[fam_name]
-        original = block[block["method"] == "original"]
-        for modset in MODSETS:
-            points = pd.concat([original, block[block.get("modset") == modset]])
-            if len(points) < 3:
-                continue
-            for column in evaluation_sets(fam, modset):
-                for intrinsic in ("weat", "rnsb"):
-                    col = f"intrinsic:{column}:{intrinsic}"
-                    if col not in points:
+    for fam, alg, modset, points in _blocks(scores):
+        fam_name = fam.name
+        for column in evaluation_sets(fam, modset):
+            for intrinsic in ("weat", "rnsb"):
+                col = f"intrinsic:{column}:{intrinsic}"
+                if col not in points:
+                    continue
+                for (view, metric), ycol in _extrinsic_columns(fam, points).items():
+                    both = points[[col, ycol]].dropna()
+                    if len(both) < min_points:
+                        logger.info(
+                            "%s/%s: %s measured on %d embeddings only; cell left out",
+                            fam_name, alg, col, len(both),
+                        )  # fmt: skip
                         continue
-                    for (view, metric), ycol in _extrinsic_columns(fam, points).items():
-                        both = points[[col, ycol]].dropna()
-                        if len(both) < min_points:
-                            logger.info(
-                                "%s/%s: %s measured on %d embeddings only; cell left out",
-                                fam_name, alg, col, len(both),
-                            )  # fmt: skip
-                            continue
-                        x, y = both[col].to_numpy(float), both[ycol].to_numpy(float)
-                        res = spearman_permutation(
-                            x, y, n_resamples=n_resamples, random_state=random_state
-                        )
-                        rows.append(
-                            {
-                                "family": fam_name,
-                                "bias": fam.bias,
-                                "algorithm": alg,
-                                "modset": modset,
-                                "view": view,
-                                "metric": metric,
-                                "wordset": column,
-                                "intrinsic": intrinsic,
-                                "n": len(both),
-                                "rho": float(res.rho),
-                                "pvalue": float(res.p_value),
-                            }
-                        )
+                    x, y = both[col].to_numpy(float), both[ycol].to_numpy(float)
+                    res = spearman_permutation(
+                        x, y, n_resamples=n_resamples, random_state=random_state
+                    )
+                    rows.append(
+                        {
+                            "family": fam_name,
+                            "bias": fam.bias,
+                            "algorithm": alg,
+                            "modset": modset,
+                            "view": view,
+                            "metric": metric,
+                            "wordset": column,
+                            "intrinsic": intrinsic,
+                            "n": len(both),
+                            "rho": float(res.rho),
+                            "pvalue": float(res.p_value),
+                        }
+                    )
     return pd.DataFrame(rows)
+
+
+def _spearman_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Spearman's ρ of every row of ``x`` against the same row of ``y`` (NaN: left out)."""
+    from scipy.stats import rankdata
+
+    both = ~(np.isnan(x) | np.isnan(y))
+    count = np.maximum(both.sum(axis=1, keepdims=True), 1)  # a row with no pair gives NaN below
+    rx = np.where(both, rankdata(np.where(both, x, np.nan), axis=1, nan_policy="omit"), 0.0)
+    ry = np.where(both, rankdata(np.where(both, y, np.nan), axis=1, nan_policy="omit"), 0.0)
+    rx = np.where(both, rx - rx.sum(axis=1, keepdims=True) / count, 0.0)
+    ry = np.where(both, ry - ry.sum(axis=1, keepdims=True) / count, 0.0)
+    den = np.sqrt((rx**2).sum(axis=1) * (ry**2).sum(axis=1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, (rx * ry).sum(axis=1) / den, np.nan)
+
+
+def mean_rho_interval(
+    scores: pd.DataFrame,
+    cells: pd.DataFrame,
+    *,
+    n_resamples: int = 2000,
+    confidence_level: float = 0.95,
+    random_state: int = 0,
+) -> tuple[float, float, int]:
+    """Percentile bootstrap interval, over the embeddings, of the mean ρ of some cells.
+
+    Each embedding block of a cell (a family and algorithm: the original embedding plus those
+    modified with the cell's modification set) is resampled with replacement, the same draw for
+    every cell of the block and independent draws for different blocks; every cell's Spearman
+    ρ is recomputed on the drawn embeddings (an embedding on which a word set was not measured
+    stays out, as in :func:`correlations`) and the cells' ρ are averaged. Draws on which a
+    cell is constant (ρ undefined) are left out of that draw's mean.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        :func:`scores_frame`.
+    cells : pandas.DataFrame
+        Rows of :func:`correlations` (``family``, ``algorithm``, ``modset``, ``view``,
+        ``metric``, ``wordset``, ``intrinsic``).
+
+    Returns
+    -------
+    (low, high, n_embeddings)
+        The interval and the number of embeddings the cells rest on (all blocks together).
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"family": "coref", "algorithm": "a", "method": ["original"] + ["ar"] * 5,
+    ...     "modset": [None] + ["extracted"] * 5, "intrinsic:extracted:weat": [0., 1, 2, 3, 4, 5],
+    ...     "extrinsic:type1_f1": [0., 1, 2, 3, 5, 4]})
+    >>> cells = correlations(s, n_resamples=9).query("metric == 'f1' and intrinsic == 'weat'")
+    >>> low, high, n = mean_rho_interval(s, cells, n_resamples=200)
+    >>> bool(low <= cells["rho"].mean() <= high <= 1.0), n
+    (True, 6)
+    """
+    keys = ["family", "algorithm", "modset"]
+    if cells.empty:
+        raise ValueError("cells is empty: select rows of correlations(scores)")
+    gen = _rng(random_state)
+    wanted = cells.groupby(keys, sort=False)
+    per_block, n_total = [], 0
+    for fam, alg, modset, points in _blocks(scores):
+        key = (fam.name, alg, modset)
+        if key not in wanted.groups:
+            continue
+        ycols = _extrinsic_columns(fam, points)
+        sel = wanted.get_group(key)
+        x = np.column_stack([points[f"intrinsic:{c.wordset}:{c.intrinsic}"].to_numpy(float)
+                             for c in sel.itertuples()])  # fmt: skip
+        y = np.column_stack([points[ycols[(c.view, c.metric)]].to_numpy(float)
+                             for c in sel.itertuples()])  # fmt: skip
+        n = len(points)
+        n_total += n
+        idx = gen.integers(0, n, size=(n_resamples, n))
+        per_block.append(
+            np.column_stack([_spearman_rows(x[idx, j], y[idx, j]) for j in range(x.shape[1])])
+        )
+    if not per_block:
+        raise ValueError("none of the cells is in scores; pass rows of correlations(scores)")
+    rhos = np.concatenate(per_block, axis=1)
+    ok = np.isfinite(rhos)
+    n_ok = ok.sum(axis=1)
+    means = np.where(ok, rhos, 0.0).sum(axis=1)[n_ok > 0] / n_ok[n_ok > 0]
+    if means.size < 2:
+        raise ValueError("fewer than 2 bootstrap draws give a correlation; too few embeddings")
+    alpha = (1 - confidence_level) / 2
+    low, high = np.quantile(means, [alpha, 1 - alpha])
+    return float(low), float(high), n_total
 
 
 def skipped_table(results: Sequence[Mapping[str, Any]]) -> pd.DataFrame:

@@ -3,8 +3,9 @@
 What the chapter's notebook calls; the modules of this package hold the method: the estimator
 (:mod:`.estimator`, with :mod:`.group_metrics`, :mod:`.lloyd` and :mod:`.merging`), its summaries
 (:mod:`.summaries`), calibration (:mod:`.calibration`), the λ path and seed spread
-(:mod:`.robustness`), topic words (:mod:`.topics`) and figures
-(:mod:`.figures`), the MiniLM classifiers (:mod:`.frozen` and :mod:`.finetune`, with
+(:mod:`.robustness`), topic words (:mod:`.topics`), figures (:mod:`.figures`), the headline
+rows for the scorecard (:mod:`.headlines`), the MiniLM classifiers (:mod:`.frozen` and
+:mod:`.finetune`, with
 :mod:`.classifier_inputs`; imported on use: they need torch), the stand-in data
 (:mod:`.synthetic`) and the chapter's steps (:mod:`.study`).
 """
@@ -24,6 +25,9 @@ from nlpbias.studies.logan.figures import (
     group_accuracy_figure,
     lambda_path_figure,
     seed_spread_figure,
+)
+from nlpbias.studies.logan.headlines import (
+    headlines,
 )
 from nlpbias.studies.logan.robustness import (
     METHODS,
@@ -58,6 +62,7 @@ __all__ = [
     "COLUMN_LABELS",
     "compare_with_kmeans",
     "group_accuracy_figure",
+    "headlines",
     "lambda_path",
     "lambda_path_figure",
     "load_logan_data",

@@ -4,11 +4,13 @@ What the chapter's notebook calls; the modules of this package hold the method: 
 their co-occurrence matrix (:mod:`.documents`, :mod:`.cooccurrence`), our GloVe (:mod:`.glove`),
 the differential bias by influence functions (:mod:`.influence`), its validation by retraining
 (:mod:`.retraining`), how concentrated it is (:mod:`.bias_concentration`), the figures
-(:mod:`.figures`) and the chapter's steps (:mod:`.study`).
+(:mod:`.figures`), the chapter's steps (:mod:`.study`) and its headline rows for the scorecard
+(:mod:`.headlines`).
 """
 
 from nlpbias.studies.perturbation.bias_concentration import (
     concentration,
+    concentration_interval,
     concentration_table,
     cumulative_share,
 )
@@ -23,6 +25,9 @@ from nlpbias.studies.perturbation.figures import (
     cumulative_share_figure,
     delta_b_histogram,
     predicted_vs_actual_figure,
+)
+from nlpbias.studies.perturbation.headlines import (
+    headlines,
 )
 from nlpbias.studies.perturbation.influence import (
     differential_bias,
@@ -49,6 +54,7 @@ __all__ = [
     "baseline_figure",
     "baseline_table",
     "concentration",
+    "concentration_interval",
     "concentration_table",
     "cumulative_share",
     "cumulative_share_figure",
@@ -56,6 +62,7 @@ __all__ = [
     "differential_bias",
     "effect_sizes",
     "fit_glove",
+    "headlines",
     "load_documents",
     "predict_removals",
     "predicted_vs_actual_figure",

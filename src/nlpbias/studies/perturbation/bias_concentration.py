@@ -2,7 +2,8 @@
 
 Brunet et al. (2019) and seed 004 report that a few documents carry most of the differential
 bias; :func:`concentration_table` puts our shares beside seed 004's 48.8 % (top 1 %) and 92.2 %
-(top 10 %).
+(top 10 %), and :func:`concentration_interval` gives a bootstrap interval over the documents for
+the shares averaged over word sets.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nlpbias.core.checks import check_number
+from nlpbias.core.checks import check_int, check_number
+from nlpbias.core.repro import rng as _rng
 
-__all__ = ["concentration", "concentration_table", "cumulative_share"]
+__all__ = ["concentration", "concentration_interval", "concentration_table", "cumulative_share"]
 
 
 def cumulative_share(delta_b: Any) -> pd.DataFrame:
@@ -91,3 +93,67 @@ def concentration_table(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     out.loc["seed 004 (reported)"] = {"top 1%": rep["top 1%"], "top 10%": rep["top 10%"]}
     out.index.name = "wordset"
     return out
+
+
+def _top_shares(abs_delta: np.ndarray, ks: Sequence[int]) -> np.ndarray:
+    """Share of each row's sum held by its ``k`` largest values, for every ``k`` (rows x ks)."""
+    ordered = -np.sort(-abs_delta, axis=-1)
+    total = ordered.sum(axis=-1)
+    cum = np.cumsum(ordered, axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.stack([cum[..., k - 1] / total for k in ks], axis=-1)
+
+
+def concentration_interval(
+    tables: Mapping[str, pd.DataFrame],
+    *,
+    tops: Sequence[float] = (0.01, 0.1),
+    n_resamples: int = 1000,
+    confidence_level: float = 0.95,
+    random_state: int = 0,
+) -> pd.DataFrame:
+    """Percentile bootstrap interval over the documents of the mean concentration.
+
+    The statistic is :func:`concentration` averaged over the word sets (the ``mean`` row of
+    :func:`concentration_table`). Each draw resamples the documents with replacement — the
+    same documents for every word set, since one document carries a ΔB for each — and
+    recomputes every word set's share; a draw in which a word set has no ΔB at all is dropped.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``top 1%``, ``top 10%`` ...; columns ``share`` (the mean over word sets on all
+        documents), ``ci_low``, ``ci_high``, ``n_documents``.
+
+    Examples
+    --------
+    >>> t = {"a": pd.DataFrame({"delta_b": np.r_[50.0, np.ones(99)]})}
+    >>> ci = concentration_interval(t, tops=[0.01], n_resamples=200)
+    >>> bool(ci.loc["top 1%", "ci_low"] <= ci.loc["top 1%", "share"] <= ci.loc["top 1%", "ci_high"])
+    True
+    """
+    if not tables:
+        raise ValueError("tables is empty: pass score_documents(...)")
+    deltas = np.stack([np.abs(t["delta_b"].to_numpy(float)) for t in tables.values()])
+    n = deltas.shape[1]
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=2)
+    ks = [max(1, int(np.floor(check_number(t, "each of tops", low=0.0, high=1.0, low_open=True)
+                              * n))) for t in tops]  # fmt: skip
+    point = np.mean(_top_shares(deltas, ks), axis=0)
+    gen = _rng(random_state)
+    draws = np.empty((n_resamples, len(ks)))
+    chunk = max(1, 2_000_000 // max(1, deltas.size))
+    for start in range(0, n_resamples, chunk):
+        size = min(chunk, n_resamples - start)
+        idx = gen.integers(0, n, size=(size, n))
+        shares = _top_shares(deltas[:, idx], ks)  # word sets x draws x ks
+        draws[start : start + size] = shares.mean(axis=0)
+    draws = draws[np.isfinite(draws).all(axis=1)]
+    if len(draws) < 2:
+        raise ValueError("fewer than 2 bootstrap draws have a ΔB for every word set")
+    alpha = (1 - confidence_level) / 2
+    low, high = np.quantile(draws, [alpha, 1 - alpha], axis=0)
+    return pd.DataFrame(
+        {"share": point, "ci_low": low, "ci_high": high, "n_documents": n},
+        index=pd.Index([f"top {100 * t:g}%" for t in tops], name="top"),
+    )

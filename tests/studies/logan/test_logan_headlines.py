@@ -1,0 +1,108 @@
+"""LOGAN's headline rows for the scorecard (nlpbias.studies.logan.headlines)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from nlpbias.core import scorecard
+from nlpbias.data.reported import load_reported
+from nlpbias.studies import logan as study
+from nlpbias.studies.logan.calibration import NullResult
+from nlpbias.studies.logan.headlines import SECTION
+
+PAPER = load_reported("zhao2020logan")
+
+
+def _spread(bcr_km, bcr_logan, gap_logan) -> pd.DataFrame:
+    rows = []
+    for seed, (k, lo, g) in enumerate(zip(bcr_km, bcr_logan, gap_logan, strict=True)):
+        rows.append({"seed": seed, "method": "K-Means", "bcr_pct": k, "max_abs_gap_pts": 5.0})
+        rows.append({"seed": seed, "method": "LOGAN, paper's rule", "bcr_pct": lo,
+                     "max_abs_gap_pts": g})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _inputs(attrs, *, bcr_km, bcr_logan, gap_logan, global_gap=3.0):
+    table1 = pd.DataFrame({"bias": [global_gap, 20.0, 21.0]}, index=["Global", "K-Means", "LOGAN"])
+    runs = {a: {"table1": table1, "null": NullResult(21.0, np.zeros(9), 0.1)} for a in attrs}
+    robust = {
+        a: {"spread": _spread(bcr_km, bcr_logan, gap_logan), "lams": {"paper": 30.0}} for a in attrs
+    }
+    return runs, robust
+
+
+def _by_key(rows):
+    return {r["key"]: r for r in rows}
+
+
+def test_planted_verdicts_from_the_seed_spread() -> None:
+    n = 20
+    # BCR gain of exactly the paper's 12.5 points on every seed; gaps 16.7 above global on
+    # average, spread 15-18 (the paper's race excess 16.7 lies inside, gender's 21.3 does not)
+    runs, robust = _inputs(
+        ["race", "gender"],
+        bcr_km=[50.0] * n,
+        bcr_logan=[62.5] * n,
+        gap_logan=list(np.linspace(18.0, 21.0, n)),
+    )
+    rows = _by_key(study.headlines(runs, robust, paper=PAPER, source="real"))
+    assert list(rows) == ["bcr_gain_race", "local_gap_race", "local_gap_gender"]
+    gain = rows["bcr_gain_race"]
+    assert gain["paper"] == pytest.approx(75.0 - 62.5)
+    assert (gain["book"], gain["ci_low"], gain["ci_high"]) == (12.5, 12.5, 12.5)
+    assert gain["verdict"] == "reproduced"
+    race = rows["local_gap_race"]
+    assert race["paper"] == pytest.approx(21.5 - 4.8)
+    assert race["book"] == pytest.approx(np.median(np.linspace(18.0, 21.0, n)) - 3.0)
+    assert race["ci_low"] == pytest.approx(np.percentile(np.linspace(15.0, 18.0, n), 2.5))
+    assert race["verdict"] == "reproduced" and "permutation p = 0.1" in race["reason"]
+    assert rows["local_gap_gender"]["verdict"] == "direction only"
+    assert all(r["section"] == SECTION for r in rows.values())
+    scorecard.check_rows(list(rows.values()))
+
+
+def test_no_gain_and_the_stand_in() -> None:
+    # LOGAN as often ahead as behind K-Means: the gain's interval includes 0
+    runs, robust = _inputs(
+        ["race", "gender"],
+        bcr_km=[50.0, 62.5, 50.0, 62.5],
+        bcr_logan=[62.5, 50.0, 62.5, 50.0],
+        gap_logan=[20.0] * 4,
+    )
+    rows = _by_key(study.headlines(runs, robust, paper=PAPER, source="real"))
+    assert rows["bcr_gain_race"]["verdict"] == "not reproduced"
+    # the synthetic stand-in: its one attribute answers every claim, none is testable
+    runs, robust = _inputs(["planted"], bcr_km=[50.0] * 3, bcr_logan=[75.0] * 3,
+                           gap_logan=[30.0] * 3)  # fmt: skip
+    rows = _by_key(study.headlines(runs, robust, paper=PAPER, source="synthetic"))
+    assert {r["verdict"] for r in rows.values()} == {"not testable offline"}
+    assert rows["bcr_gain_race"]["book"] == 25.0 and rows["local_gap_gender"]["book"] == 27.0
+    assert all(r["data"] == "synthetic" for r in rows.values())
+
+
+def test_missing_logan_fits_give_no_number() -> None:
+    runs, robust = _inputs(["race"], bcr_km=[50.0] * 3, bcr_logan=[50.0] * 3, gap_logan=[9.0] * 3)
+    robust["race"]["spread"] = robust["race"]["spread"].query("method == 'K-Means'")
+    rows = _by_key(study.headlines(runs, robust, paper=PAPER, source="real"))
+    assert rows["bcr_gain_race"]["book"] is None or np.isnan(rows["bcr_gain_race"]["book"])
+    assert rows["bcr_gain_race"]["verdict"] == "not testable offline"
+    assert rows["local_gap_gender"]["verdict"] == "not testable offline"  # no gender attribute
+    with pytest.raises(ValueError, match="source"):
+        study.headlines(runs, robust, paper=PAPER, source="demo")
+
+
+def test_rows_from_the_chapters_own_steps_on_the_stand_in() -> None:
+    data = study.load_logan_data(use_data_home=False, n_synthetic=1200, random_state=0)
+    kw = dict(n_clusters=6, min_group_size=10, min_clusters=3, random_state=0,
+              show_progress=False)  # fmt: skip
+    runs = {"planted": study.run_attribute(data, "planted", lam_grid=(1, 10), n_permutations=5,
+                                           **kw)}  # fmt: skip
+    robust = {"planted": study.run_robustness(data, "planted", path_grid=(1, 10), n_seeds=3,
+                                              **kw)}  # fmt: skip
+    rows = _by_key(study.headlines(runs, robust, paper=PAPER, source=data.source))
+    spread = robust["planted"]["spread"].set_index(["method", "seed"])
+    gain = spread.loc["LOGAN, paper's rule", "bcr_pct"] - spread.loc["K-Means", "bcr_pct"]
+    assert rows["bcr_gain_race"]["book"] == pytest.approx(gain.median())
+    assert gain.min() <= rows["bcr_gain_race"]["ci_low"] <= gain.median()
