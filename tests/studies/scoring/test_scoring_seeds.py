@@ -11,6 +11,8 @@ import pandas as pd
 import pytest
 import torch
 import transformers
+from scoring_seed_planted import CONCEPTS, DIFF, PEOPLE
+from scoring_seed_planted import planted_long as _long
 
 from nlpbias.studies.scoring import seeds as mod
 from nlpbias.studies.scoring import study
@@ -66,27 +68,6 @@ def test_the_rule_needs_two_finite_differences(one_line) -> None:
 
 
 # ----------------------------------------------------------------------------- the table
-PEOPLE = ["Trump", "Clinton"]
-CONCEPTS = ["career", "family", "average"]
-BASE = {"career": -0.1, "family": 0.4, "average": 0.05}
-#: planted differences per person and concept, one per seed (0, 1, 2)
-DIFF = {
-    ("Trump", "career"): [-0.30, -0.36, -0.33],  # counts
-    ("Trump", "family"): [0.10, -0.05, 0.02],  # signs disagree
-    ("Trump", "average"): [-0.20, -0.22, -0.21],  # counts
-    ("Clinton", "career"): [0.10, 0.40, 0.25],  # mean < range
-    ("Clinton", "family"): [0.30, 0.32, 0.31],  # counts
-    ("Clinton", "average"): [0.00, 0.01, -0.01],
-}
-
-
-def _long(seeds=(0, 1, 2)) -> pd.DataFrame:
-    rows = [
-        {"person": p, "seed": s, "concept": c, "bias": BASE[c] + DIFF[p, c][s], "base": BASE[c],
-         "difference": DIFF[p, c][s]}
-        for p, s, c in itertools.product(PEOPLE, seeds, CONCEPTS)
-    ]  # fmt: skip
-    return pd.DataFrame(rows)
 
 
 def test_seed_spread_table_shape_columns_and_values() -> None:
