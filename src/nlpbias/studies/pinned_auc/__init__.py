@@ -32,6 +32,11 @@ from nlpbias.studies.pinned_auc.scenarios import (
     skewed_scenario,
     template_differences,
 )
+from nlpbias.studies.pinned_auc.skew_report import (
+    added_sentence,
+    skew_sentence,
+    skew_verdict,
+)
 from nlpbias.studies.pinned_auc.study import (
     FAMILIES,
     StudyData,
@@ -49,6 +54,9 @@ from nlpbias.studies.pinned_auc.synthetic_scores import (
 )
 
 __all__ = [
+    "added_sentence",
+    "skew_sentence",
+    "skew_verdict",
     "auc",
     "bias_report",
     "build_families",
