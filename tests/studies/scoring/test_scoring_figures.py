@@ -11,7 +11,6 @@ import pytest
 from figure_checks import assert_legend_clear, legend_texts
 from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.colors import to_rgb
-from matplotlib.figure import Figure
 
 from nlpbias.plotting import PALETTE
 from nlpbias.studies.scoring import figures as mod
@@ -26,21 +25,6 @@ from nlpbias.studies.scoring.figures import (
 
 ATTRS = ["career", "family", "pleasant", "unpleasant", "leader", "follower", "average"]
 MODELS = ["base (stand-in)", "Trump", "Clinton", "you"]
-
-
-@pytest.fixture
-def close():
-    """Collect the figures a test makes and clear them afterwards."""
-    made: list[Figure] = []
-
-    def keep(fig: Figure) -> Figure:
-        assert isinstance(fig, Figure)
-        made.append(fig)
-        return fig
-
-    yield keep
-    for fig in made:
-        fig.clear()
 
 
 def _bias_table(paper: bool = False) -> pd.DataFrame:

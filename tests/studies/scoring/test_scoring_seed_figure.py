@@ -11,7 +11,6 @@ import pytest
 from figure_checks import assert_legend_clear, assert_panel_texts_apart, bars, legend_texts
 from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.colors import to_hex
-from matplotlib.figure import Figure
 
 from nlpbias.studies.scoring import seed_figure as mod
 from nlpbias.studies.scoring.seed_figure import (
@@ -40,20 +39,6 @@ def _long(seeds=SEEDS) -> pd.DataFrame:
         for p, s, c in itertools.product(range(2), seeds, range(len(CONCEPTS)))
     ]
     return pd.DataFrame(rows)
-
-
-@pytest.fixture
-def close():
-    made: list[Figure] = []
-
-    def keep(fig: Figure) -> Figure:
-        assert isinstance(fig, Figure)
-        made.append(fig)
-        return fig
-
-    yield keep
-    for fig in made:
-        fig.clear()
 
 
 def _dots(ax) -> list[PathCollection]:
