@@ -106,3 +106,17 @@ def test_family_difference_interval():
     assert d0["ci_low"] < 0 < d0["ci_high"]
     with pytest.raises(ValueError, match="no values"):
         study.family_difference(t, "FPED", reference="random control")
+
+
+def test_scenario_verdicts_one_block_per_term_set(demo_run):
+    *_, skew, run = demo_run
+    _, summary = study.compare_scenarios(
+        {"a": run["results"]},
+        term_sets={"all terms": None, "skewed terms": skew.skewed_terms},
+        n_bootstrap=50,
+    )
+    v = study.scenario_verdicts(summary, "a")
+    assert v.index.tolist() == ["all terms", "all terms", "skewed terms", "skewed terms"]
+    assert v["metric"].tolist() == ["FPED", "PAED"] * 2
+    with pytest.raises(ValueError, match="no scenario 'b'"):
+        study.scenario_verdicts(summary, "b")

@@ -29,6 +29,7 @@ from nlpbias.studies.pinned_auc.scenarios import (
     mechanism_verdicts,
     run_scenario,
     scenario_table,
+    scenario_verdicts,
     skewed_scenario,
     template_differences,
 )
@@ -77,6 +78,7 @@ __all__ = [
     "run_scenario",
     "scenario_dots_figure",
     "scenario_table",
+    "scenario_verdicts",
     "seed_dots_figure",
     "skewed_scenario",
     "StudyData",

@@ -29,8 +29,7 @@ _CLAIMS = {
 }
 
 
-def _paper_difference(metric: str, reference: str = "baseline") -> float:
-    rep = reported("dixon2018")
+def _paper_difference(rep: dict, metric: str, reference: str = "baseline") -> float:
     if metric == "auc_templates":
         t4 = rep["table4"].set_index(["eval_set", "family"])["reported_auc"]
         return float(t4[("templates", "bias mitigated")] - t4[("templates", reference)])
@@ -62,6 +61,7 @@ def headlines(
         ``StudyData.source`` of the run.
     """
     data = "real" if source == "real" else "synthetic"
+    rep = reported("dixon2018")
     every = per_model[per_model["terms"] == "all terms"]
     scenarios = [(main, "", "pinned-table5")]
     if skew is not None:
@@ -96,7 +96,7 @@ def headlines(
                     study=CHAPTER,
                     key=key,
                     claim=claim + ".",
-                    paper=_paper_difference(metric, reference),
+                    paper=_paper_difference(rep, metric, reference),
                     book=d["difference"],
                     ci_low=d["ci_low"],
                     ci_high=d["ci_high"],

@@ -25,6 +25,7 @@ from nlpbias.studies.pinned_auc.study import (
     StudyData,
     build_families,
     evaluate,
+    family_summary,
     reported,
     train_and_score,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "mechanism_verdicts",
     "run_scenario",
     "scenario_table",
+    "scenario_verdicts",
     "skewed_scenario",
     "template_differences",
 ]
@@ -210,6 +212,17 @@ def mechanism_verdicts(
     return pd.DataFrame(rows)
 
 
+def scenario_verdicts(summary: pd.DataFrame, scenario: str) -> pd.DataFrame:
+    """:func:`mechanism_verdicts` of one scenario of :func:`compare_scenarios`' summary, one
+    block per term set, indexed by the term set."""
+    part = summary[summary["scenario"] == scenario]
+    if part.empty:
+        have = sorted(summary["scenario"].unique())
+        raise ValueError(f"scenario_verdicts: no scenario {scenario!r}; have {have}")
+    blocks = {terms: mechanism_verdicts(g) for terms, g in part.groupby("terms", sort=False)}
+    return pd.concat(blocks, names=["terms"]).droplevel(1)
+
+
 def family_difference(
     table: pd.DataFrame,
     metric: str,
@@ -284,8 +297,6 @@ def compare_scenarios(
     summary : DataFrame
         :func:`.study.family_summary` of those columns by ``scenario, terms, family``.
     """
-    from nlpbias.studies.pinned_auc.study import family_summary
-
     term_sets = dict(term_sets or {"all terms": None})
     frames = []
     for scenario, results in runs.items():

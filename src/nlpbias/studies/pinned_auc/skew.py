@@ -243,8 +243,9 @@ def skew_in_domain(
         back = np.setdiff1d(non, stay)
         held.append(back)
         held_term += [term] * back.size
-    n_kept = sum(part.size for part in keep) - int(kept_k[status != "too rare"].sum())
-    need = round(toxic_share / (1 - toxic_share) * n_kept) - int(kept_k[status != "too rare"].sum())
+    skewed_toxic = int(kept_k[status != "too rare"].sum())
+    n_kept = sum(part.size for part in keep) - skewed_toxic  # the non-toxic texts kept
+    need = round(toxic_share / (1 - toxic_share) * n_kept) - skewed_toxic
     fill_pos = np.concatenate(fill)
     if need < 0:
         raise ValueError(
