@@ -1,8 +1,9 @@
 """What the stand-in's training step costs, and what the two speed-ups of
 nlpbias.studies.scoring.mlm buy.
 
-One optimiser step of the stand-in's second phase (head + top 2 MiniLM layers trainable, batch
-32 x 128 tokens of Wikipedia summaries, 15 % masking), three ways, in this process:
+One optimiser step of the stand-in's second phase (head, every MiniLM layer and the word
+embeddings trainable, batch 32 x 128 tokens of Wikipedia summaries, 15 % masking), three ways,
+in this process:
 
 - baseline: the model's own forward (``BertForMaskedLM(..., labels=...)``: vocabulary logits at
   every position), float32;

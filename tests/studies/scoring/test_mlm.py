@@ -105,7 +105,8 @@ TEXTS = _corpus("female", 300)
 def _cfg(encoder_dir, **kw) -> StandInConfig:
     base = {
         "encoder": str(encoder_dir), "steps": 6, "head_steps": 3, "unfreeze_layers": 1,
-        "batch_size": 8, "max_length": 16, "warmup_steps": 2, "n_eval_blocks": 4, "bf16": False,
+        "train_embeddings": False, "batch_size": 8, "max_length": 16, "warmup_steps": 2,
+        "n_eval_blocks": 4, "bf16": False,
     }  # fmt: skip
     return StandInConfig(**{**base, **kw})
 
@@ -167,6 +168,33 @@ def test_layer_phase_trains_only_the_top_layers(encoder_dir, tmp_path) -> None:
     after = _weights(out)
     moved = {k for k, v in before.items() if not torch.equal(after[f"bert.{k}"], v)}
     assert moved and all(k.startswith("encoder.layer.1.") for k in moved)
+
+
+def test_the_default_layer_phase_trains_every_layer_and_the_tied_word_embeddings(
+    encoder_dir, tmp_path
+) -> None:
+    before = _encoder_weights(encoder_dir)
+    cfg = _cfg(encoder_dir, unfreeze_layers=None, train_embeddings=True)
+    after = _weights(adapt_mlm(TEXTS, config=cfg, output_dir=tmp_path / "a", show_progress=False))
+    moved = {k for k, v in before.items() if not torch.equal(after[f"bert.{k}"], v)}
+    for layer in ("encoder.layer.0.", "encoder.layer.1."):
+        assert any(k.startswith(layer) for k in moved)
+    assert "embeddings.word_embeddings.weight" in moved
+    assert "embeddings.position_embeddings.weight" not in moved  # only the word embeddings
+    # the output layer is still the word-embedding matrix, as trained
+    torch.testing.assert_close(
+        after["cls.predictions.decoder.weight"],
+        after["bert.embeddings.word_embeddings.weight"],
+        rtol=0,
+        atol=0,
+    )
+
+
+@pytest.mark.parametrize("layers", [-1, 1.5])
+def test_unfreeze_layers_must_be_a_count_or_none(encoder_dir, tmp_path, layers, one_line) -> None:
+    with pytest.raises((TypeError, ValueError), match="unfreeze_layers") as err:
+        adapt_mlm(TEXTS, config=_cfg(encoder_dir, unfreeze_layers=layers), output_dir=tmp_path)
+    one_line(err)
 
 
 def _stop_after(monkeypatch, k: int) -> None:

@@ -6,8 +6,9 @@ is truncated). Each training step draws a batch of blocks and masks it afresh (*
 as RoBERTa): 15 % of the non-special tokens are selected; of those 80 % become ``[MASK]``, 10 % a
 random token and 10 % stay. The loss is the cross-entropy at the selected positions only, and
 for BERT models the output layer is applied only there instead of scoring every position against
-the 30k-word vocabulary: one stand-in training step (batch 32 x 128, 2 CPU cores) takes 1.9 s
-instead of 5.9 s, and 1.2 s with bfloat16 autocast (``benchmarks/mlm_step.py``).
+the 30k-word vocabulary: one stand-in training step (batch 32 x 128, top 2 layers trainable,
+2 CPU cores) took 1.9 s instead of 5.9 s, and 1.2 s with bfloat16 autocast
+(``benchmarks/mlm_step.py``).
 
 The randomness of step ``s`` comes from a generator seeded with ``(random_state, s)``, so a run
 that is interrupted and resumed from a checkpoint draws exactly the batches and masks that an

@@ -1,0 +1,115 @@
+"""Time the published book from an empty cache, chapter by chapter, beside the previous figures.
+
+Runs what ``make book PROFILE=paper`` runs -- every notebook of ``notebooks/profiles.yml`` in book
+order with ``nlpbias run <chapter> --profile paper``, then the HTML build -- in a fresh, empty
+``$NLPBIAS_CACHE`` (models included), and prints each step's wall time beside the figure in
+``benchmarks/paper_build_previous.json`` (the times the README quoted before issue 19) and the
+ratio. The scoring chapter's masked-LM stand-in is reported on its own line too (its training
+seconds and held-out top-1 from its quality card), since it is most of that chapter.
+
+    NLPBIAS_DATA=../shared/data .venv/bin/python benchmarks/paper_build.py
+    .venv/bin/python benchmarks/paper_build.py --profile demo --previous none   # quicker
+    .venv/bin/python benchmarks/paper_build.py --cache /tmp/c --keep-cache       # inspect it after
+
+The executed notebooks land in ``_build/notebooks`` (as ``make book`` leaves them) and the times
+in ``_build/paper_build-<profile>.json``. Nothing here is asserted: this is a measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PREVIOUS = Path(__file__).with_name("paper_build_previous.json")
+
+
+def _chapters(profile: str) -> list[str]:
+    from nlpbias.book.runner import chapters
+
+    del profile  # every profile runs the same notebooks
+    return chapters(ROOT)
+
+
+def _nlpbias(*args: str, env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "nlpbias.book.cli", *args], cwd=ROOT, env=env, check=True)
+    return time.perf_counter() - started
+
+
+def _standin_card(cache: Path) -> dict | None:
+    cards = sorted(cache.glob("scoring/models/standin-*/quality_card.json"))
+    return json.loads(cards[-1].read_text()) if cards else None
+
+
+def _minutes(seconds: float | None) -> str:
+    return "" if seconds is None else f"{seconds / 60:6.1f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--profile", default="paper")
+    parser.add_argument("--cache", type=Path, help="an empty folder (default: a new temp dir)")
+    parser.add_argument("--keep-cache", action="store_true", help="keep the cache afterwards")
+    parser.add_argument("--previous", default=str(PREVIOUS), help="previous times (JSON) or none")
+    parser.add_argument("--only", nargs="+", help="time these chapters only (no HTML build)")
+    args = parser.parse_args()
+
+    cache = args.cache or Path(tempfile.mkdtemp(prefix="nlpbias-empty-cache-"))
+    cache.mkdir(parents=True, exist_ok=True)
+    if any(cache.iterdir()):
+        parser.error(f"{cache} is not empty; give an empty folder (the point is an empty cache)")
+    offline = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    env = {**os.environ, "NLPBIAS_CACHE": str(cache), **offline}
+    previous = {} if args.previous == "none" else json.loads(Path(args.previous).read_text())
+    before = previous.get(args.profile, {}).get("seconds", {})
+
+    steps = args.only or _chapters(args.profile)
+    times: dict[str, float] = {}
+    print(f"profile {args.profile}, empty cache {cache}, {os.cpu_count()} CPUs", flush=True)
+    try:
+        for chapter in steps:
+            times[chapter] = _nlpbias("run", chapter, "--profile", args.profile, env=env)
+            print(f"  {chapter:<22}{_minutes(times[chapter])} min", flush=True)
+        if not args.only:
+            html = ("book", "--profile", args.profile, "--no-run", "--strict")
+            times["html"] = _nlpbias(*html, env=env)
+        card = _standin_card(cache)
+    finally:
+        if not args.keep_cache:
+            shutil.rmtree(cache, ignore_errors=True)
+
+    total = sum(times.values())
+    print(f"\n{'step':<24}{'now (min)':>10}{'before (min)':>14}{'ratio':>8}")
+    for step, seconds in [*times.items(), ("total", total)]:
+        old = before.get(step)
+        ratio = f"{old / seconds:7.1f}x" if old else ""
+        print(f"{step:<24}{_minutes(seconds):>10}{_minutes(old):>14}{ratio:>8}")
+    result = {"profile": args.profile, "cpus": os.cpu_count(), "seconds": times, "total": total}
+    if card is not None:
+        result["standin"] = {
+            "training_seconds": card["training_seconds"],
+            "top1": card["held_out"]["top1"],
+            "top5": card["held_out"]["top5"],
+        }
+        old = previous.get(args.profile, {}).get("standin", {})
+        print(
+            f"\nof which the stand-in: {card['training_seconds'] / 60:.1f} min of training "
+            f"(before: {_minutes(old.get('training_seconds')).strip() or '?'} min), held-out top-1 "
+            f"{card['held_out']['top1']:.3f} (before: {old.get('top1', '?')})"
+        )
+    out = ROOT / "_build" / f"paper_build-{args.profile}.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(result, indent=1))
+    print(f"written {out.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
