@@ -268,7 +268,7 @@ def adapt_mlm(
     *,
     config: StandInConfig | None = None,
     max_minutes: float | None = None,
-    eval_every: int = 250,
+    eval_every: int = 100,
     checkpoint_every: int = 100,
     output_dir: str | Path | None = None,
     device: str | torch.device = "auto",
