@@ -87,6 +87,8 @@ def main() -> None:
             shutil.rmtree(cache, ignore_errors=True)
 
     total = sum(times.values())
+    if args.only:  # compare like with like: the previous figures of the same chapters
+        before = {**before, "total": sum(before.get(step, 0) for step in times) or None}
     print(f"\n{'step':<24}{'now (min)':>10}{'before (min)':>14}{'ratio':>8}")
     for step, seconds in [*times.items(), ("total", total)]:
         old = before.get(step)
