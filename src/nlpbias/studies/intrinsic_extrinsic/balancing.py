@@ -272,6 +272,7 @@ def balance_corpus(
     mode: Literal["debias", "overbias"] = "debias",
     random_state: None | int | np.random.Generator = 0,
     lowercase: bool = True,
+    kinds: np.ndarray | None = None,
 ) -> CorpusBalance:
     """Remove (anti-)stereotypical sentences at random: dataset balancing (Katô & Miyao, Sec. 5).
 
@@ -292,6 +293,10 @@ def balance_corpus(
         Seeds the draws (see "Draw order" in the module docstring).
     lowercase : bool, default True
         Lowercase tokens and terms before matching (the kept sentences are returned as given).
+    kinds : numpy.ndarray of str, optional
+        :func:`sentence_kinds` of these sentences and this word set (with this
+        ``lowercase``), computed already: balancing one corpus with one word set at several
+        ``p`` and modes classifies its sentences once. The result is the same as without it.
 
     Returns
     -------
@@ -319,7 +324,16 @@ def balance_corpus(
     check_number(p, "p", low=0.0, high=1.0)
     check_choice(mode, "mode", _MODES)
     gen = rng(random_state)
-    sents, kinds = _classify(sentences, wordset, lowercase, what)
+    if kinds is None:
+        sents, kinds = _classify(sentences, wordset, lowercase, what)
+    else:
+        sents = _sentences(sentences, what)
+        kinds = np.asarray(kinds)
+        if kinds.shape != (len(sents),) or not np.isin(kinds, KINDS).all():
+            raise ValueError(
+                f"{what}: kinds must hold one of {KINDS} per sentence ({len(sents)}), got "
+                f"shape {kinds.shape}; pass sentence_kinds(sentences, wordset)"
+            )
     eligible = np.isin(kinds, _ELIGIBLE[mode])
     kept = np.ones(len(sents), dtype=bool)
     kept[eligible] = gen.random(int(eligible.sum())) < p

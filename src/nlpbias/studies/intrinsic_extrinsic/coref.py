@@ -65,6 +65,7 @@ __all__ = [
     "PAIR_COLUMNS",
     "STANDIN_SIZES",
     "coref_baselines",
+    "coref_data",
     "evaluate_coref",
     "gap_pairs",
     "load_gap_pairs",
@@ -90,9 +91,13 @@ def _train_pairs(train_splits: Sequence[str]) -> pd.DataFrame:
     return pd.concat([load_gap_pairs(s) for s in train_splits], ignore_index=True)
 
 
-def _task_data(
-    source: str, train_splits: Sequence[str], test_split: str, winobias_split: str
+def coref_data(
+    source: str = "data_home",
+    train_splits: Sequence[str] = ("development", "validation"),
+    test_split: str = "test",
+    winobias_split: str = "test",
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The (train, test, winobias) pairs frames of :func:`evaluate_coref`'s data arguments."""
     check_choice(source, "source", ("data_home", "standin"))
     if source == "standin":
         p = standin_pairs()
@@ -109,6 +114,7 @@ def evaluate_coref(
     test_split: str = "test",
     winobias_split: str = "test",
     source: str = "data_home",
+    data: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame] | None = None,
     **params: Any,
 ) -> dict[str, Any]:
     """Fit :class:`MentionPairScorer` on GAP and score it on GAP and WinoBias: one sweep point.
@@ -124,6 +130,9 @@ def evaluate_coref(
     source : {"data_home", "standin"}, default "data_home"
         GAP and WinoBias from the data home, or the generated stand-in of
         :func:`standin_pairs` (then the split arguments are ignored).
+    data : (train, test, winobias) pairs frames, optional
+        The frames these arguments name, loaded already (:func:`coref_data`; pass them in a
+        sweep to load them once); not modified. The other data arguments are then ignored.
     **params
         Other :class:`MentionPairScorer` parameters.
 
@@ -141,7 +150,11 @@ def evaluate_coref(
     >>> out = evaluate_coref(load_glove_50d(), random_state=0)  # doctest: +SKIP
     >>> out["gaps"]["mean_f1"]  # doctest: +SKIP
     """
-    train, test, wino = _task_data(source, train_splits, test_split, winobias_split)
+    if data is None:
+        data = coref_data(source, train_splits, test_split, winobias_split)
+    if not isinstance(data, tuple) or len(data) != 3:
+        raise TypeError("data must be coref_data()'s (train, test, winobias) frames or None")
+    train, test, wino = data
     model = MentionPairScorer(embedding, random_state=random_state, **params).fit(train)
     table = score_winobias(model, wino)
     coverage = pd.Series(
@@ -176,7 +189,7 @@ def coref_baselines(
     --------
     >>> coref_baselines().loc["nearest_preceding", "gap_overall"]  # doctest: +SKIP
     """
-    train, test, wino = _task_data(source, train_splits, test_split, winobias_split)
+    train, test, wino = coref_data(source, train_splits, test_split, winobias_split)
     models: Mapping[str, Any] = {
         "most_frequent": MajorityBaseline(),
         "always_positive": MajorityBaseline(strategy="always_positive"),

@@ -63,24 +63,37 @@ def use_lowercase(embedding: Any, lowercase: bool | str) -> bool:
 
 
 class EmbeddingLookup:
-    """Token → vector (zeros when OOV), counting hits over word tokens."""
+    """Token → vector (zeros when OOV), counting hits over word tokens.
+
+    Each distinct token is looked up in the embedding once (a text of GAP or WinoBias repeats
+    its tokens, and a fastText embedding builds the vector of an unknown word from its
+    n-grams at every lookup); the counts still count every call.
+    """
 
     def __init__(self, embedding: Any, lowercase: bool) -> None:
         self.kv, self.lowercase = embedding, lowercase
         self.dim = int(embedding.vector_size)
         self.zero = np.zeros(self.dim, dtype=np.float32)
         self.hits = self.words = 0
+        self._seen: dict[str, tuple[np.ndarray, bool, bool]] = {}
 
-    def __call__(self, token: str) -> np.ndarray:
+    def _find(self, token: str) -> tuple[np.ndarray, bool, bool]:
         token = token.replace("’", "'")
         keys = [token.lower()] if self.lowercase else [token, token.lower()]
         word = token[0].isalnum()
-        self.words += word
         for key in keys:
             if key in self.kv:
-                self.hits += word
-                return np.asarray(self.kv[key], dtype=np.float32)
-        return self.zero
+                return np.asarray(self.kv[key], dtype=np.float32), word, word
+        return self.zero, word, False
+
+    def __call__(self, token: str) -> np.ndarray:
+        found = self._seen.get(token)
+        if found is None:
+            found = self._seen[token] = self._find(token)
+        vector, word, hit = found
+        self.words += word
+        self.hits += hit
+        return vector
 
 
 def _context(mat: np.ndarray, lo: int, hi: int, window: int) -> np.ndarray:

@@ -14,6 +14,7 @@ from typing import Any
 
 from nlpbias.studies.intrinsic_extrinsic.families import FAMILIES, check_families, evaluation_sets
 from nlpbias.studies.intrinsic_extrinsic.grid import build_embedding
+from nlpbias.studies.intrinsic_extrinsic.shared import shared
 
 __all__ = ["evaluate_embedding"]
 
@@ -32,8 +33,33 @@ def _intrinsic(kv: Any, wordset: str, *, ddof: int, rnsb_runs: int, max_missing:
     return {"weat": float(weat), "rnsb": float(rnsb.score)}
 
 
+_COREF_DATA = ("source", "train_splits", "test_split", "winobias_split")
+_HSD_DATA = ("split_state", "max_rows")
+
+
+def _task_data(task: str, params: Mapping[str, Any]) -> Any:
+    """The downstream task's data for ``params``, loaded once per process (see
+    :mod:`nlpbias.studies.intrinsic_extrinsic.shared`)."""
+    if task == "coref":
+        from nlpbias.studies.intrinsic_extrinsic.coref import coref_data
+
+        args = {k: params[k] for k in _COREF_DATA if k in params}
+        if "train_splits" in args and not isinstance(args["train_splits"], str):
+            args["train_splits"] = tuple(args["train_splits"])
+        return shared(("coref_data", *sorted(args.items())), lambda: coref_data(**args))
+    from nlpbias.studies.intrinsic_extrinsic.hsd import hsd_data
+
+    split_state, max_rows = params.get("split_state", 0), params.get("max_rows")
+    return shared(
+        ("hsd_data", split_state, max_rows),
+        lambda: hsd_data(random_state=split_state, max_rows=max_rows),
+    )
+
+
 def _extrinsic(task: str, kv: Any, seed: int, params: Mapping[str, Any]) -> dict[str, float]:
     """Flat dict of the task's group differences for one trained model."""
+    if "data" not in params:
+        params = {**params, "data": _task_data(task, params)}
     if task == "coref":
         from nlpbias.studies.intrinsic_extrinsic.coref import evaluate_coref
 

@@ -26,6 +26,7 @@ from nlpbias.studies.intrinsic_extrinsic.families import (
     check_families,
     modification_query,
 )
+from nlpbias.studies.intrinsic_extrinsic.shared import shared
 
 __all__ = ["build_embedding", "corpus_for", "embedding_grid"]
 
@@ -178,9 +179,12 @@ def build_embedding(spec: Mapping[str, Any], *, corpus_options: Mapping[str, Any
     ``random_state``), shared by every embedding of the study so that only the modification
     differs. Balancing retrains on the balanced corpus; Attract-Repel post-processes the
     original embedding of the same corpus and algorithm.
-    """
-    from nlpbias.models.training import train_embedding
 
+    What several specs share is computed once per process
+    (:mod:`nlpbias.studies.intrinsic_extrinsic.shared`): the corpus, the original embedding
+    (which Attract-Repel reads without changing it) and the sentence kinds of a balancing word
+    set; the embeddings are the same as when each spec computed them.
+    """
     opts = dict(corpus_options)
     if spec["corpus"] in PRETRAINED:
         if spec["method"] == "balance":
@@ -193,23 +197,47 @@ def build_embedding(spec: Mapping[str, Any], *, corpus_options: Mapping[str, Any
         kv = load_embeddings([spec["corpus"]])[spec["corpus"]]
         return _attract_repel(kv, spec, opts) if spec["method"] == "attract_repel" else kv
     max_docs = opts.pop("max_docs", {}).get(spec["corpus"])
-    sentences = corpus_for(spec["corpus"], max_docs=max_docs)
-    if spec["method"] == "balance":
-        from nlpbias.studies.intrinsic_extrinsic.balancing import balance_corpus
+    if spec["method"] != "balance":
+        kv = _original_embedding(spec["corpus"], max_docs, spec["algorithm"], opts)
+        return _attract_repel(kv, spec, opts) if spec["method"] == "attract_repel" else kv
+    from nlpbias.studies.intrinsic_extrinsic.balancing import balance_corpus, sentence_kinds
 
-        query = modification_query(FAMILIES[spec["family"]], spec["modset"])
-        balanced = balance_corpus(
-            sentences,
-            query,
-            p=spec["p"],
-            mode=spec["mode"],
-            random_state=opts.get("random_state", 0),
-        )
-        sentences = balanced.sentences
-    kv = train_embedding(
-        sentences, algorithm=spec["algorithm"], show_progress=False, workers=1, **opts
+    sentences = _shared_corpus(spec["corpus"], max_docs)
+    query = modification_query(FAMILIES[spec["family"]], spec["modset"])
+    words = (tuple(map(tuple, query.targets)), tuple(map(tuple, query.attributes)))
+    kinds = shared(
+        ("sentence_kinds", spec["corpus"], max_docs, words),
+        lambda: sentence_kinds(sentences, query),
     )
-    return _attract_repel(kv, spec, opts) if spec["method"] == "attract_repel" else kv
+    balanced = balance_corpus(
+        sentences,
+        query,
+        p=spec["p"],
+        mode=spec["mode"],
+        random_state=opts.get("random_state", 0),
+        kinds=kinds,
+    )
+    return _train(balanced.sentences, spec["algorithm"], opts)
+
+
+def _train(sentences: list[list[str]], algorithm: str, opts: Mapping[str, Any]) -> Any:
+    from nlpbias.models.training import train_embedding
+
+    return train_embedding(sentences, algorithm=algorithm, show_progress=False, workers=1, **opts)
+
+
+def _shared_corpus(corpus: str, max_docs: int | None) -> list[list[str]]:
+    """:func:`corpus_for`, kept in memory for the other tasks of this process."""
+    return shared(("corpus", corpus, max_docs), lambda: corpus_for(corpus, max_docs=max_docs))
+
+
+def _original_embedding(
+    corpus: str, max_docs: int | None, algorithm: str, opts: Mapping[str, Any]
+) -> Any:
+    """The original embedding of a corpus and algorithm (trained or loaded from the cache),
+    kept in memory for the other tasks of this process."""
+    key = ("original_embedding", corpus, max_docs, algorithm, tuple(sorted(opts.items())))
+    return shared(key, lambda: _train(_shared_corpus(corpus, max_docs), algorithm, opts))
 
 
 def _attract_repel(kv: Any, spec: Mapping[str, Any], opts: Mapping[str, Any]) -> Any:

@@ -24,11 +24,13 @@ The study, as functions the notebook calls (the package ``__init__`` re-exports 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nlpbias.core.cache import cached
 from nlpbias.studies.intrinsic_extrinsic.evaluation import evaluate_embedding
+from nlpbias.studies.intrinsic_extrinsic.shared import clear_shared
 
 __all__ = ["run_study"]
 
@@ -54,12 +56,22 @@ def run_study(
 ) -> list[dict[str, Any]]:
     """Evaluate every embedding of ``grid`` through :func:`nlpbias.core.sweep.run_sweep`.
 
-    Original embeddings are built first (Attract-Repel and the balancing baselines reuse them
-    from the cache), then the modified ones. ``kwargs`` go to :func:`evaluate_embedding`. Each
-    evaluation is cached on disk, keyed by its arguments, the code it can reach (the import
-    closure of this module: the evaluation, the tasks, the models, the metrics) and the project
-    data files it reads, so re-running the chapter after an edit to its prose, its tables or its
-    figures costs nothing, while an edit to any code or word set an evaluation uses recomputes.
+    Two sweeps: first the original embeddings and the balanced ones (retrained on their own
+    corpora), the slowest first; then the Attract-Repel ones, which modify the originals and so
+    find them in the cache. With ``executor="process"`` both sweeps run on one pool of
+    ``n_jobs`` worker processes (default ``os.cpu_count()``), which keep what tasks share in
+    memory (:mod:`nlpbias.studies.intrinsic_extrinsic.shared`). ``kwargs`` go to
+    :func:`evaluate_embedding`. Each evaluation is cached on disk, keyed by its arguments, the
+    code it can reach (the import closure of this module: the evaluation, the tasks, the models,
+    the metrics) and the project data files it reads, so re-running the chapter after an edit to
+    its prose, its tables or its figures costs nothing, while an edit to any code or word set an
+    evaluation uses recomputes. The order in which tasks run does not change any result.
+
+    Returns
+    -------
+    list of dict
+        One :func:`evaluate_embedding` result per embedding: the originals, then the modified
+        embeddings, each in grid order.
     """
     from nlpbias.core.sweep import run_sweep
 
@@ -71,21 +83,56 @@ def run_study(
     originals = [s for s in grid if s["method"] == "original"]
     modified = [s for s in grid if s["method"] != "original"]
     tasks = [{"spec": s, "seeds": list(seeds_original), **common} for s in originals]
-    out = run_sweep(
-        _evaluate_cached,
-        tasks,
-        executor=executor,
-        n_jobs=n_jobs,
-        show_progress=show_progress,
-        desc="original embeddings",
+    tasks += [{"spec": s, "seeds": list(seeds_modified), **common} for s in modified]
+    first = [i for i, t in enumerate(tasks) if t["spec"]["method"] != "attract_repel"]
+    second = [i for i, t in enumerate(tasks) if t["spec"]["method"] == "attract_repel"]
+    results: list[Any] = [None] * len(tasks)
+    try:
+        with _pool(executor, n_jobs, max(len(first), len(second))) as where:
+            for order, desc in (
+                (sorted(first, key=lambda i: _rank(tasks[i])), "originals and balancing"),
+                (sorted(second, key=lambda i: _rank(tasks[i])), "attract-repel"),
+            ):
+                out = run_sweep(
+                    _evaluate_cached,
+                    [tasks[i] for i in order],
+                    executor=where,
+                    n_jobs=n_jobs,
+                    show_progress=show_progress,
+                    desc=desc,
+                )
+                for i, result in zip(order, out, strict=True):
+                    results[i] = result
+    finally:
+        clear_shared()
+    return results
+
+
+def _rank(task: Mapping[str, Any]) -> tuple[int, int]:
+    """Slowest first, so that no worker is left with a long task at the end of a sweep:
+    originals (several downstream seeds), then fastText (about twice word2vec's training
+    time), then hate speech (a CNN, slower than the coreference model)."""
+    spec = task["spec"]
+    return (
+        spec["method"] != "original",
+        (spec["algorithm"] != "fasttext") * 2 + (spec.get("family", "hsd") == "coref"),
     )
-    tasks = [{"spec": s, "seeds": list(seeds_modified), **common} for s in modified]
-    out += run_sweep(
-        _evaluate_cached,
-        tasks,
-        executor=executor,
-        n_jobs=n_jobs,
-        show_progress=show_progress,
-        desc="modified embeddings",
-    )
-    return out
+
+
+def _pool(executor: str | Any, n_jobs: int | None, n_tasks: int) -> Any:
+    """One spawned process pool for both sweeps when ``executor`` is ``"process"`` (its workers
+    keep the shared intermediates between the sweeps); else ``executor`` itself."""
+    import contextlib
+
+    if executor != "process":
+        return contextlib.nullcontext(executor)
+    workers = (os.cpu_count() or 1) if n_jobs is None else n_jobs
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"n_jobs must be a positive int, got {n_jobs!r}")
+    if min(workers, n_tasks) <= 1:
+        return contextlib.nullcontext("serial")
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    ctx = multiprocessing.get_context("spawn")  # as run_sweep's own pools: see its module
+    return ProcessPoolExecutor(max_workers=min(workers, n_tasks), mp_context=ctx)
