@@ -163,6 +163,20 @@ def test_bf16_training_with_fp32_inference() -> None:
     assert np.abs(in_bf16.features([text])[0] - pooled).max() > 1e-4  # autocast is on there
 
 
+def test_fused_optimizer_is_the_same_update_up_to_rounding() -> None:
+    kwargs = {"device": "cpu", "random_state": 3, **SMALL}
+    texts, labels = TEXTS[::5], LABELS[::5]
+    plain = ft.FineTunedEncoderClassifier(**kwargs).fit(texts, labels)
+    fused = ft.FineTunedEncoderClassifier(fused_optimizer=True, **kwargs).fit(texts, labels)
+    assert fused._optimiser(fused.model_).defaults["fused"] is True
+    assert not plain._optimiser(plain.model_).defaults["fused"]
+    np.testing.assert_allclose(
+        fused.predict_proba(TEXTS[:6]), plain.predict_proba(TEXTS[:6]), atol=1e-4
+    )
+    with pytest.raises(TypeError, match="fused_optimizer must be True or False"):
+        ft.FineTunedEncoderClassifier(fused_optimizer="yes").fit(TEXTS[:2], [0, 1])
+
+
 @pytest.mark.parametrize(
     ("params", "match"),
     [

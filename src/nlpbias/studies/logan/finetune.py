@@ -152,6 +152,12 @@ class FineTunedEncoderClassifier(ClassifierMixin, BaseEstimator):
     warmup : float, default 0.1
         Share of the optimiser steps spent warming up, in [0, 1).
     weight_decay : float, default 0.01
+    fused_optimizer : bool, default False
+        Use torch's fused AdamW kernel (one pass over the weights per step instead of about ten
+        per-tensor passes): on 2 CPU cores the optimiser step falls from about 69 ms to about
+        10 ms of a 0.55 s training step. The same update rule, but not the same rounding: the
+        weights differ in the last bits (about 2e-7 after a few steps), so the fit is not
+        bit-identical to the default one.
     group_by_length : bool, default True
         Form training batches of texts of similar length (see ``_batches``); about a third less
         padding on tweets. ``False``: plain shuffled batches.
@@ -209,6 +215,7 @@ class FineTunedEncoderClassifier(ClassifierMixin, BaseEstimator):
         max_length: int = 64,
         warmup: float = 0.1,
         weight_decay: float = 0.01,
+        fused_optimizer: bool = False,
         group_by_length: bool = True,
         precision: str = "fp32",
         inference_precision: str | None = None,
@@ -224,6 +231,7 @@ class FineTunedEncoderClassifier(ClassifierMixin, BaseEstimator):
         self.max_length = max_length
         self.warmup = warmup
         self.weight_decay = weight_decay
+        self.fused_optimizer = fused_optimizer
         self.group_by_length = group_by_length
         self.precision = precision
         self.inference_precision = inference_precision
@@ -250,6 +258,7 @@ class FineTunedEncoderClassifier(ClassifierMixin, BaseEstimator):
         check_fraction(self.warmup, "warmup", allow_zero=True)
         check_number(self.weight_decay, "weight_decay", low=0.0, high=math.inf, high_open=True)
         check_bool(self.group_by_length, "group_by_length")
+        check_bool(self.fused_optimizer, "fused_optimizer")
         check_choice(self.precision, "precision", ("fp32", "bf16"))
         if self.inference_precision is not None:
             check_choice(self.inference_precision, "inference_precision", ("fp32", "bf16"))
@@ -275,7 +284,8 @@ class FineTunedEncoderClassifier(ClassifierMixin, BaseEstimator):
             {"params": decay, "weight_decay": float(self.weight_decay)},
             {"params": no_decay, "weight_decay": 0.0},
         ]
-        return torch.optim.AdamW(groups, lr=float(self.learning_rate))
+        fused = {"fused": True} if self.fused_optimizer else {}
+        return torch.optim.AdamW(groups, lr=float(self.learning_rate), **fused)
 
     def _forward_all(
         self, texts: list[str], *, logits: bool, layer: int | None
