@@ -128,11 +128,61 @@ def test_bf16_precision_runs_and_stays_close(tuned) -> None:
     assert clf.features(TEXTS[:2]).dtype == np.float32
 
 
+def test_one_pass_gives_exactly_the_two_calls(tuned) -> None:
+    """The LOGAN chapter scores and clusters the test tweets from one forward pass: the same
+    numbers, bit for bit, as predict_proba and features called one after the other."""
+    texts = TEXTS[:13] + [TEXTS[20] * 3]  # uneven lengths: several batches, padding
+    proba, feats = tuned.predict_proba_and_features(texts)
+    np.testing.assert_array_equal(proba, tuned.predict_proba(texts))
+    np.testing.assert_array_equal(feats, tuned.features(texts))
+    _, last = tuned.predict_proba_and_features(texts, layer=-1)
+    np.testing.assert_array_equal(last, tuned.features(texts, layer=-1))
+    assert proba.dtype == np.float64 and feats.dtype == np.float32
+    empty = tuned.predict_proba_and_features([])
+    assert empty[0].shape == (0, 2) and empty[1].shape == (0, 384)
+    with pytest.raises(ValueError, match="layer must be"):
+        tuned.predict_proba_and_features(["x"], layer=7)
+
+
+def test_bf16_training_with_fp32_inference() -> None:
+    """precision="bf16", inference_precision="fp32": mixed-precision training, full-precision
+    probabilities and features (the forward pass without autocast)."""
+    clf = ft.FineTunedEncoderClassifier(
+        precision="bf16", inference_precision="fp32", device="cpu", random_state=0, **SMALL
+    ).fit(TEXTS[::5], LABELS[::5])
+    text = TEXTS[3]
+    batch = clf.tokenizer_([text], truncation=True, max_length=16, return_tensors="pt")
+    with torch.inference_mode():
+        out = clf.model_(**batch, output_hidden_states=True)
+    logit = (out.logits[0, 1] - out.logits[0, 0]).item()
+    np.testing.assert_allclose(clf.decision_function([text])[0], logit, atol=1e-5)
+    pooled = out.hidden_states[-2][0].mean(dim=0).numpy()
+    np.testing.assert_allclose(clf.features([text])[0], pooled, atol=1e-5)
+    in_bf16 = clone(clf).set_params(inference_precision=None)
+    in_bf16.model_, in_bf16.tokenizer_, in_bf16.classes_ = clf.model_, clf.tokenizer_, clf.classes_
+    assert np.abs(in_bf16.features([text])[0] - pooled).max() > 1e-4  # autocast is on there
+
+
+def test_fused_optimizer_is_the_same_update_up_to_rounding() -> None:
+    kwargs = {"device": "cpu", "random_state": 3, **SMALL}
+    texts, labels = TEXTS[::5], LABELS[::5]
+    plain = ft.FineTunedEncoderClassifier(**kwargs).fit(texts, labels)
+    fused = ft.FineTunedEncoderClassifier(fused_optimizer=True, **kwargs).fit(texts, labels)
+    assert fused._optimiser(fused.model_).defaults["fused"] is True
+    assert not plain._optimiser(plain.model_).defaults["fused"]
+    np.testing.assert_allclose(
+        fused.predict_proba(TEXTS[:6]), plain.predict_proba(TEXTS[:6]), atol=1e-4
+    )
+    with pytest.raises(TypeError, match="fused_optimizer must be True or False"):
+        ft.FineTunedEncoderClassifier(fused_optimizer="yes").fit(TEXTS[:2], [0, 1])
+
+
 @pytest.mark.parametrize(
     ("params", "match"),
     [
         ({"warmup": 1.0}, "warmup must be"),
         ({"precision": "fp16"}, "precision must be"),
+        ({"inference_precision": "fp16"}, "inference_precision must be"),
         ({"learning_rate": 0}, "learning_rate must be"),
         ({"epochs": 0}, "epochs must be"),
         ({"model": "  "}, "model must be"),

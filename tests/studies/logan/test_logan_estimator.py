@@ -6,11 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from logan_cases import blobs, fit, merge_case
+from sklearn.base import clone
 from sklearn.cluster import KMeans
 from sklearn.metrics import roc_auc_score
 
 from nlpbias.studies.logan import estimator as L
-from nlpbias.studies.logan.estimator import LOGAN
+from nlpbias.studies.logan.calibration import max_gap_null
+from nlpbias.studies.logan.estimator import LOGAN, kmeanspp_starts
 
 
 # ------------------------------------------------------------------------ lam = 0 is K-Means
@@ -203,3 +205,61 @@ def test_docstring_examples_run():
 
     failed, attempted = doctest.testmod(L, raise_on_error=False, verbose=False)[:2]
     assert attempted > 0 and failed == 0
+
+
+# --------------------------------------------------------------------- k-means++ starts kept
+def _no_kept_starts(monkeypatch) -> None:
+    monkeypatch.setattr(L, "_STARTS_KEPT", 0)
+    monkeypatch.setattr(L, "_STARTS", [])
+
+
+def test_kept_kmeanspp_starts_give_bit_identical_fits(monkeypatch):
+    """The permutation null, the λ grid and the seed spread reuse the k-means++ starts of equal
+    rows and seed: every number must be exactly what drawing the starts afresh gives."""
+    X, y, y_pred, group = blobs(400, 4, seed=3)
+    X = X.astype(np.float32)
+    est = LOGAN(4, lam=5.0, min_clusters=1, n_init=2, random_state=11)
+    kw = {"y_true": y, "y_pred_or_score": y_pred, "group": group, "estimator": est}
+
+    def outputs():
+        null = max_gap_null(X, **kw, n_permutations=12, random_state=5, show_progress=False)
+        fits = [
+            clone(est)
+            .set_params(lam=lam, rule=rule)
+            .fit(X, y_true=y, y_pred_or_score=y_pred, group=group)
+            for lam in (0.0, 5.0, 50.0)
+            for rule in ("paper", "exact")
+        ]
+        return null, fits
+
+    L._STARTS.clear()
+    kept_null, kept_fits = outputs()
+    assert L._STARTS  # the starts were kept and reused
+    _no_kept_starts(monkeypatch)
+    fresh_null, fresh_fits = outputs()
+    assert not L._STARTS
+    np.testing.assert_array_equal(kept_null.null, fresh_null.null)
+    assert kept_null.observed == fresh_null.observed
+    for a, b in zip(kept_fits, fresh_fits, strict=True):
+        np.testing.assert_array_equal(a.labels_, b.labels_)
+        np.testing.assert_array_equal(a.cluster_centers_, b.cluster_centers_)
+        assert a.objective_ == b.objective_ and a.inertia_ == b.inertia_
+
+
+def test_kept_starts_need_equal_rows_and_an_int_seed():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(50, 3))
+    L._STARTS.clear()
+    first = kmeanspp_starts(X, 3, 2, 4)
+    assert kmeanspp_starts(X.copy(), 3, 2, 4) is first  # equal rows, another array: kept
+    assert not first[0].flags.writeable
+    other = X.copy()
+    other[7, 1] += 1e-9
+    assert kmeanspp_starts(other, 3, 2, 4) is not first
+    assert kmeanspp_starts(X, 3, 2, 5) is not first
+    assert kmeanspp_starts(X, 3, 1, 4) is not first
+    state = np.random.RandomState(4)
+    again = kmeanspp_starts(X, 3, 2, state)
+    assert again is not first
+    np.testing.assert_array_equal(again[0], first[0])  # same draw, not kept
+    assert len(L._STARTS) <= L._STARTS_KEPT

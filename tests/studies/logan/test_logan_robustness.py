@@ -97,6 +97,23 @@ def test_lambda_path_figure_draws_each_fit_at_its_values_hollow_when_unusable() 
     assert_panel_texts_apart(fig)
 
 
+def test_lambda_path_figure_skips_a_fit_without_eligible_clusters() -> None:
+    """A fit that kept no eligible cluster has NaN as its largest gap (the gender path of the
+    paper profile once had one): it is not drawn there, and its λ is not written."""
+    plotting.set_style()
+    path = pd.DataFrame(
+        {"method": ["K-Means", "LOGAN, paper's rule", "LOGAN, paper's rule"],
+         "lam": [0.0, 1.0, 300.0], "inertia_ratio": [1.0, 1.01, 3.0],
+         "n_biased": [3, 3, 0], "max_abs_gap_pts": [25.0, 24.0, np.nan],
+         "usable": [True, True, False]}
+    )  # fmt: skip
+    fig = lambda_path_figure(path)
+    biased, gap = fig.axes
+    assert sorted(t.get_text() for t in biased.texts) == ["1", "300"]
+    assert [t.get_text() for t in gap.texts] == ["1"]
+    assert_panel_texts_apart(fig)
+
+
 def test_seed_spread_figure_one_dot_per_seed_and_the_median() -> None:
     plotting.set_style()
     spread = pd.DataFrame(

@@ -111,3 +111,26 @@ def test_paper_comparison_pivots_ours_beside_the_papers_per_model_numbers() -> N
     assert table.loc["FPED", ("baseline", "paper")] == fped["reported_sum"] / 10
     with pytest.raises(ValueError, match="missing columns"):
         pa.paper_comparison(t4.drop(columns="mean"), t5)
+
+
+def test_cnns_trained_two_at_a_time_score_exactly_as_one_after_the_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """n_jobs=2 (a process pool, one torch thread per CNN) against n_jobs=1, each run with its
+    own empty cache so that neither reads the other's models: the scores are bit-identical."""
+    data = pa.load_study_data(use_data_home=False, n_synthetic=600, random_state=0)
+    families, _ = pa.build_families(data, terms=list(DEFAULT_TERMS), random_state=0)
+    families = {k: families[k] for k in ("baseline", "bias mitigated")}
+    params = {"n_filters": 8, "dense_units": 8, "max_epochs": 2, "show_progress": False}
+    scores = {}
+    for n_jobs in (1, 2):
+        monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path / f"cache-{n_jobs}"))
+        scores[n_jobs] = pa.train_and_score(
+            families, data.eval_sets, seeds=[0, 1], model="cnn", model_params=params,
+            embedding=None, n_jobs=n_jobs, progress=False,
+        )  # fmt: skip
+    assert len(list((tmp_path / "cache-2").rglob("output.pkl"))) == 4  # computed, not read
+    pd.testing.assert_frame_equal(scores[1], scores[2], check_exact=True)
+    assert scores[1].groupby(["family", "seed"])["score"].std().nunique() == 4  # 4 models
+    with pytest.raises(ValueError, match="n_jobs"):
+        pa.train_and_score(families, data.eval_sets, seeds=[0], model="linear", n_jobs=0)

@@ -86,7 +86,7 @@ from nlpbias.studies.logan.group_metrics import (
 from nlpbias.studies.logan.lloyd import RULES, lloyd, sq_dist_to
 from nlpbias.studies.logan.merging import merge_clusters
 
-__all__ = ["LOGAN", "METRICS", "logan_or_default"]
+__all__ = ["LOGAN", "METRICS", "kmeanspp_starts", "logan_or_default"]
 
 log = logging.getLogger(__name__)
 
@@ -239,12 +239,7 @@ class LOGAN(BaseEstimator):
         X_mean = X.mean(axis=0)
         X = X - X_mean  # centred, as scikit-learn does: fewer float32 rounding errors
         if isinstance(self.init, str):
-            rs = check_random_state(self.random_state)
-            x_sq = np.einsum("ij,ij->i", X, X)
-            inits = [
-                kmeans_plusplus(X, self.n_clusters, x_squared_norms=x_sq, random_state=rs)[0]
-                for _ in range(self.n_init)
-            ]
+            inits = kmeanspp_starts(X, self.n_clusters, self.n_init, self.random_state)
         else:
             if self.n_init != 1:
                 warnings.warn("init is an array: running once (n_init=1)", RuntimeWarning, 2)
@@ -273,6 +268,47 @@ class LOGAN(BaseEstimator):
         self.n_features_in_ = d
         self.cluster_report_ = _report(labels, data, self.n_clusters_, self.min_group_size)
         return self
+
+
+#: Recent k-means++ starts: (centred X, (n_clusters, n_init, seed), starts), newest first.
+_STARTS: list[tuple[np.ndarray, tuple[int, int, int], list[np.ndarray]]] = []
+_STARTS_KEPT = 4
+
+
+def kmeanspp_starts(
+    X: np.ndarray, n_clusters: int, n_init: int, random_state: Any
+) -> list[np.ndarray]:
+    """The ``n_init`` k-means++ starts of a fit on the centred ``X``, in the order drawn.
+
+    With an int ``random_state`` the starts depend only on ``X``, ``n_clusters``, ``n_init`` and
+    the seed, not on the groups, the predictions, ``lam`` or the rule. The permutation null
+    (400 refits on shuffled groups), the λ grid and the seed spread refit the same rows from
+    the same seed again and again, and k-means++ (scikit-learn's, with its float64 distance
+    chunks) was a third of the time of such a refit. So the starts of the last few such calls
+    are kept and returned again when ``X`` is *equal* (compared element by element, not by
+    identity) and the other three match: the same arrays the draw would give, so every fit
+    is bit-identical to one that draws afresh. A ``RandomState`` or None draws every time.
+    """
+    seeded = isinstance(random_state, int | np.integer) and not isinstance(random_state, bool)
+    key = (int(n_clusters), int(n_init), int(random_state)) if seeded else None
+    if seeded:
+        for i, (stored, stored_key, starts) in enumerate(_STARTS):
+            if stored_key == key and stored.shape == X.shape and stored.dtype == X.dtype:
+                if np.array_equal(stored, X):
+                    _STARTS.insert(0, _STARTS.pop(i))
+                    return starts
+    rs = check_random_state(random_state)
+    x_sq = np.einsum("ij,ij->i", X, X)
+    starts = [
+        kmeans_plusplus(X, n_clusters, x_squared_norms=x_sq, random_state=rs)[0]
+        for _ in range(n_init)
+    ]
+    if seeded and _STARTS_KEPT > 0:
+        for start in starts:
+            start.setflags(write=False)
+        _STARTS.insert(0, (X.copy(), key, starts))
+        del _STARTS[_STARTS_KEPT:]
+    return starts
 
 
 def _report(labels: np.ndarray, data: GroupData, k: int, min_group_size: int) -> pd.DataFrame:

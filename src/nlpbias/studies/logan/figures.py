@@ -192,7 +192,9 @@ def lambda_path_figure(path: pd.DataFrame) -> Figure:
             ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
             ax.set(xlabel="inertia ÷ K-Means inertia (log scale)", ylabel=label,
                    title=f"{attr}" if attr else "")  # fmt: skip
-            marks.append((ax, sub[sub["lam"] > 0], y))
+            # a fit with no eligible cluster has no largest gap (NaN): not drawn, not labelled
+            drawn = sub[(sub["lam"] > 0) & np.isfinite(sub[y].astype(float))]
+            marks.append((ax, drawn, y))
     handles = [
         Line2D([], [], color=c, marker=m, linestyle="-" if n != "K-Means" else "",
                markersize=9 if m == "*" else 6)

@@ -224,6 +224,13 @@ class FrozenEncoderClassifier(ClassifierMixin, BaseEstimator):
             return np.zeros((0, 2))
         return self.head_.predict_proba(self.features(texts))
 
+    def predict_proba_and_features(
+        self, X: Sequence[str], *, layer: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``predict_proba(X)`` and ``features(X, layer=layer)`` (the features are encoded once:
+        :func:`encoder_features` is cached)."""
+        return self.predict_proba(X), self.features(X, layer=layer)
+
     def predict(self, X: Sequence[str]) -> np.ndarray:
         """Labels from ``classes_``: the positive one where its probability is >= 0.5."""
         return self.classes_[(self.predict_proba(X)[:, 1] >= 0.5).astype(int)]

@@ -99,7 +99,8 @@ def _classify(
 
     cls = {"frozen": FrozenEncoderClassifier, "finetune": FineTunedEncoderClassifier}[classifier]
     clf = cls(random_state=seed, **params).fit(train_texts, np.asarray(train_y))
-    return {"score": clf.predict_proba(test_texts)[:, 1], "X": clf.features(test_texts)}
+    proba, X = clf.predict_proba_and_features(test_texts)  # one pass over the test tweets
+    return {"score": proba[:, 1], "X": X}
 
 
 def load_logan_data(

@@ -93,10 +93,14 @@ def run_scenario(
     embedding: str | None = "glove-6b-50d",
     n_buckets: int = 5,
     threshold_on: str = "general",
+    n_jobs: int = 1,
     progress: bool = True,
     random_state: int | None = 0,
 ) -> dict[str, Any]:
     """Build the three families of ``data``, train one model per family and seed, evaluate.
+
+    ``n_jobs`` models train at once (:func:`.study.train_and_score`; the scores do not depend
+    on it).
 
     Returns
     -------
@@ -114,6 +118,7 @@ def run_scenario(
         model=model,
         model_params=model_params,
         embedding=embedding,
+        n_jobs=n_jobs,
         progress=progress,
     )
     results = evaluate(
