@@ -35,6 +35,7 @@ from nlpbias.core.cache import code_digest, models_dir
 from nlpbias.core.checks import check_int
 from nlpbias.core.progress import progress
 from nlpbias.models.encoders import load_mlm, resolve_device, resolve_model
+from nlpbias.studies.scoring.mlm_card import CARD_FILE, card_summary, quality_card
 from nlpbias.studies.scoring.mlm_finetune import FineTuneResult, fine_tune_mlm
 from nlpbias.studies.scoring.mlm_training import (
     batch_tensors,
@@ -78,7 +79,6 @@ DEFAULT_PROBES = (
     "[MASK] likes executive.",
 )
 
-CARD_FILE = "quality_card.json"
 _CHECKPOINT = "checkpoint.pt"
 
 
@@ -477,49 +477,3 @@ def adapt_mlm(
 def _evaluate(model: Any, tokenizer: Any, held_out: list[list[int]]) -> dict[str, float]:
     scores = masked_accuracy(model, tokenizer, held_out, random_state=12345)
     return {k: round(v, 5) for k, v in scores.items()}
-
-
-def quality_card(path: str | Path) -> dict[str, Any]:
-    """Read the quality card (``quality_card.json``) of a stand-in folder.
-
-    Returns
-    -------
-    dict
-        ``complete``, ``steps_done``, ``training_seconds``, ``held_out`` (``top1``, ``top5``,
-        ``loss``), ``history`` (one entry per evaluation), ``data``, ``config``, ``probes``.
-    """
-    card = Path(path).expanduser() / CARD_FILE
-    if not card.is_file():
-        raise FileNotFoundError(
-            f"{card} does not exist; build the stand-in with "
-            "nlpbias.studies.scoring.mlm.adapt_mlm()"
-        )
-    return json.loads(card.read_text())
-
-
-def card_summary(card: dict[str, Any]) -> pd.Series:
-    """The quality card's headline numbers as one Series (for a table in the chapter).
-
-    Examples
-    --------
-    >>> card_summary(quality_card(path))["held-out top-1"]  # doctest: +SKIP
-    """
-    data = card["data"]
-    return pd.Series(
-        {
-            "encoder": card["config"]["encoder"],
-            "complete": card["complete"],
-            "steps done": card["steps_done"],
-            "steps planned": card["config"]["steps"],
-            "training minutes": round(card["training_seconds"] / 60, 1),
-            "device": card["device"],
-            "held-out top-1": card["held_out"]["top1"],
-            "held-out top-5": card["held_out"]["top5"],
-            "held-out masked tokens": int(card["held_out"]["n_masked"]),
-            "training texts": data["n_texts"],
-            "training blocks": data["n_train_blocks"],
-            "training tokens": data["n_train_tokens"],
-        },
-        name="stand-in",
-        dtype=object,
-    )
