@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import logging
+import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -23,8 +24,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from nlpbias.core.checks import check_int
+from nlpbias.core.checks import check_choice, check_int
 from nlpbias.core.progress import progress
+from nlpbias.studies.perturbation import kernels
 
 __all__ = [
     "Corpus",
@@ -217,6 +219,7 @@ def cooccurrence(
     *,
     window: int = 8,
     documents: Sequence[int] | np.ndarray | None = None,
+    engine: str = "auto",
     show_progress: bool = True,
 ) -> sp.csr_matrix:
     """The symmetric, distance-weighted co-occurrence matrix ``X`` (V × V, float64, CSR).
@@ -229,7 +232,15 @@ def cooccurrence(
     documents : sequence of int, optional
         Use only these documents (default all). ``X − cooccurrence(c, documents=S)`` is the
         matrix of the corpus without ``S``.
+    engine : {"auto", "numba", "numpy"}, default "auto"
+        ``"numba"``: one compiled pass, row by row
+        (:func:`nlpbias.studies.perturbation.kernels.cooccurrence_csr`); ``"numpy"``: sparse
+        matrices of token pairs, summed chunk by chunk. Both sum integer multiples of
+        ``1 / lcm(1, …, window)`` exactly, so they give the same bits: every entry is the
+        correctly rounded ``Σ 1/d`` (see ``_pair_weights``). ``"auto"``: numba where it is
+        installed.
     show_progress : bool, default True
+        A progress bar over the chunks (numpy engine).
 
     Returns
     -------
@@ -245,11 +256,48 @@ def cooccurrence(
     [[0.0, 1.0, 0.5], [1.0, 0.0, 1.0], [0.5, 1.0, 0.0]]
     """
     window = check_int(window, "window", minimum=1)
+    check_choice(engine, "engine", ("auto", "numba", "numpy"))
+    if engine == "numba" and not kernels.AVAILABLE:
+        raise ImportError("engine='numba' needs numba (pip install -r requirements.txt)")
     if documents is not None:
         corpus = corpus.subset(documents)
     V = len(corpus.vocab)
-    X = sp.csr_matrix((V, V), dtype=np.float64)
     doc_of = corpus.token_documents()
+    weight, scale = _pair_weights(window, corpus.n_tokens)
+    if engine != "numpy" and kernels.AVAILABLE:
+        indptr, indices, data = kernels.cooccurrence_csr(corpus.ids, doc_of, V, weight)
+        X = sp.csr_matrix((data, indices, indptr), shape=(V, V))
+        X.has_sorted_indices = True
+    else:
+        X = _cooccurrence_numpy(corpus, doc_of, weight, show_progress)
+    if scale != 1.0:
+        X.data /= scale
+    return X
+
+
+def _pair_weights(window: int, n_tokens: int) -> tuple[np.ndarray, float]:
+    """Weights ``w[d]`` of a pair ``d`` apart, and the scale that divides the sums.
+
+    With ``L = lcm(1, …, window)``, ``w[d] = L / d`` are integers, so every sum of them is exact
+    in float64 (while below 2**53) whatever the order of the terms, and ``sum / L`` is the
+    correctly rounded ``Σ 1/d``: both engines give the same bits. Where the sums could exceed
+    2**53 (windows above about 20 on large corpora), ``w[d] = 1/d`` and the scale is 1 (the
+    sums then depend on the order of the terms in their last bits).
+    """
+    lcm = math.lcm(*range(1, window + 1))
+    d = np.arange(1, window + 1, dtype=np.float64)
+    # each token adds at most 2 * Σ_d L/d < 2 * L * (1 + ln window) to the sums of its row
+    if 2 * lcm * (1 + math.log(window)) * max(n_tokens, 1) < 2.0**53:
+        return np.r_[0.0, lcm / d], float(lcm)
+    return np.r_[0.0, 1.0 / d], 1.0
+
+
+def _cooccurrence_numpy(
+    corpus: Corpus, doc_of: np.ndarray, weight: np.ndarray, show_progress: bool
+) -> sp.csr_matrix:
+    """The co-occurrence sums by sparse matrices of token pairs, chunk by chunk (numpy engine)."""
+    V = len(corpus.vocab)
+    X = sp.csr_matrix((V, V), dtype=np.float64)
     # chunk boundaries at document boundaries, about _CHUNK_TOKENS tokens each
     cuts = np.searchsorted(corpus.offsets, np.arange(0, corpus.n_tokens, _CHUNK_TOKENS))
     bounds = np.unique(np.r_[corpus.offsets[np.clip(cuts, 0, len(corpus))], corpus.n_tokens])
@@ -257,10 +305,10 @@ def cooccurrence(
     for lo, hi in progress(chunks, enabled=show_progress, desc="co-occurrence", unit="chunk"):
         ids, doc = corpus.ids[lo:hi].astype(np.int64), doc_of[lo:hi]
         rows, cols, vals = [], [], []
-        for d in range(1, window + 1):
+        for d in range(1, weight.size):
             same = doc[:-d] == doc[d:]
             a, b = ids[:-d][same], ids[d:][same]
-            w = np.full(a.size, 1.0 / d)
+            w = np.full(a.size, weight[d])
             rows += [a, b]
             cols += [b, a]
             vals += [w, w]
