@@ -215,6 +215,26 @@ def test_oov_terms_dropped_with_warning(planted, caplog) -> None:
     assert out.ar_info["n_attract"] == 9 and out.ar_info["n_repel"] == 9
 
 
+def test_oov_warning_once_per_embedding_and_wrapped(planted, caplog) -> None:
+    # a sweep fits Attract-Repel many times on one embedding: the dropped terms are said once,
+    # on lines that fit a notebook's output cell
+    many = [f"absentterm{i:02d}" for i in range(30)]
+    q = Query((list(Q.targets[0]) + many, Q.targets[1]), Q.attributes)
+    logger = "nlpbias.studies.intrinsic_extrinsic.attract_repel"
+    with caplog.at_level(logging.WARNING, logger=logger):
+        first = attract_repel(planted, q, batch_size=4, epochs=1, show_progress=False)
+        attract_repel(planted, q, batch_size=4, epochs=1, show_progress=False)
+    assert len(caplog.records) == 1 and first.ar_info["oov"] == many
+    lines = caplog.records[0].getMessage().splitlines()
+    assert len(lines) > 2 and max(map(len, lines)) <= 80
+    assert ", ".join(many) == " ".join(line.strip() for line in lines[1:])
+    other = KeyedVectors(planted.vector_size)  # another embedding: said again
+    other.add_vectors(planted.index_to_key, planted.vectors)
+    with caplog.at_level(logging.WARNING, logger=logger):
+        attract_repel(other, q, batch_size=4, epochs=1, show_progress=False)
+    assert len(caplog.records) == 2
+
+
 def test_lowercase() -> None:
     kv = make_planted_embedding(wordsets=[WS], effect=0.3, extra_words=5, random_state=1)
     q_upper = Query((["Doctor", "boss"], ["nurse", "maid"]), (["he"], ["she"]))

@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import logging
 import math
+import textwrap
 import time
 from typing import Any, Literal
 
@@ -88,6 +89,29 @@ from nlpbias.studies.intrinsic_extrinsic.attract_repel_pairs import (
 __all__ = ["attract_repel", "constraint_pairs"]
 
 logger = logging.getLogger(__name__)
+
+#: (embedding, word set, dropped terms) already reported in this process.
+_REPORTED_OOV: set[tuple[int, str, tuple[str, ...]]] = set()
+
+
+def _warn_oov_once(kv: KeyedVectors, name: str, oov: list[str]) -> None:
+    """Log the terms dropped from ``name`` once per embedding and process, wrapped to 80 columns.
+
+    A sweep fits Attract-Repel many times on the same original embedding (once per setting), in
+    each worker process; the same list of dropped terms would otherwise be repeated per fit, on a
+    single line too wide for a notebook's output cell.
+    """
+    key = (id(kv), name, tuple(oov))
+    if key in _REPORTED_OOV:
+        return
+    _REPORTED_OOV.add(key)
+    terms = textwrap.fill(", ".join(oov), width=80, initial_indent="  ", subsequent_indent="  ")
+    logger.warning(
+        "attract_repel: %d term(s) of word set %r not in the embedding, dropped:\n%s",
+        len(oov),
+        name,
+        terms,
+    )
 
 
 # --------------------------------------------------------------------------- checks
@@ -289,12 +313,7 @@ def attract_repel(
 
     attract, repel, oov, names = term_pairs(query, kv.key_to_index, mode, lowercase)
     if oov:
-        logger.warning(
-            "attract_repel: %d term(s) of word set %r not in the embedding, dropped: %s",
-            len(oov),
-            query.name,
-            ", ".join(oov),
-        )
+        _warn_oov_once(kv, query.name, oov)
     sizes = {
         "attract": _batches(len(attract), batch_size, drop_last),
         "repel": _batches(len(repel), batch_size, drop_last),
