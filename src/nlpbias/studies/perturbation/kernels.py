@@ -233,9 +233,6 @@ def adagrad_batch(
     """
     n = bi.size
     d = W.shape[1]
-    lo = np.float32(-100.0)
-    hi = np.float32(100.0)
-    zero = np.float32(0.0)
     for e in range(n):
         r = dot[e] + b[bi[e]]
         r = r + c[bj[e]]
@@ -255,19 +252,53 @@ def adagrad_batch(
         order[count[j]] = e
         count[j] += 1
     count[:] = 0
+    _grouped_update(order, bj, wi, fdiff, U, GU, c, Gc, lr, acc, sq)
+    # word side: the entries are grouped by row already (idx ascending), reading only uj
+    for e in range(n):
+        order[e] = e
+    _grouped_update(order, bi, uj, fdiff, W, GW, b, Gb, lr, acc, sq)
+
+
+@_jit
+def _grouped_update(
+    order: np.ndarray,
+    rows: np.ndarray,
+    other: np.ndarray,
+    fdiff: np.ndarray,
+    P: np.ndarray,
+    GP: np.ndarray,
+    p: np.ndarray,
+    Gp: np.ndarray,
+    lr: Any,
+    acc: np.ndarray,
+    sq: np.ndarray,
+) -> None:
+    """AdaGrad on one side (vectors ``P``, biases ``p``) of a batch, one row at a time.
+
+    ``order`` lists the batch's entries so that those of one row (``rows[e]``) are adjacent, in
+    batch order; each entry's gradient is ``fdiff[e]`` times ``other[e]`` (the other side's
+    vector), clipped to [-100, 100] and scaled by ``lr``. A row's sums ``Σg`` and ``Σg²`` are
+    added entry after entry into ``acc``, ``sq`` and applied once: ``θ −= Σg / √G``, then
+    ``G += Σg²``.
+    """
+    n = order.size
+    d = P.shape[1]
+    lo = np.float32(-100.0)
+    hi = np.float32(100.0)
+    zero = np.float32(0.0)
     s = 0
     while s < n:
-        j = bj[order[s]]
+        j = rows[order[s]]
         acc[:] = zero
         sq[:] = zero
         a1 = zero
         s1 = zero
         t = s
-        while t < n and bj[order[t]] == j:
+        while t < n and rows[order[t]] == j:
             e = order[t]
             f = fdiff[e]
             for k in range(d):
-                g = _clip(f * wi[e, k], lo, hi) * lr
+                g = _clip(f * other[e, k], lo, hi) * lr
                 acc[k] += g
                 sq[k] += g * g
             g = _clip(f, lo, hi) * lr
@@ -275,35 +306,10 @@ def adagrad_batch(
             s1 += g * g
             t += 1
         for k in range(d):
-            U[j, k] -= acc[k] / np.sqrt(GU[j, k])
-            GU[j, k] += sq[k]
-        c[j] -= a1 / np.sqrt(Gc[j])
-        Gc[j] += s1
-        s = t
-    # word side: the entries are grouped by row already (idx ascending), reading only uj
-    s = 0
-    while s < n:
-        i = bi[s]
-        acc[:] = zero
-        sq[:] = zero
-        a1 = zero
-        s1 = zero
-        t = s
-        while t < n and bi[t] == i:
-            f = fdiff[t]
-            for k in range(d):
-                g = _clip(f * uj[t, k], lo, hi) * lr
-                acc[k] += g
-                sq[k] += g * g
-            g = _clip(f, lo, hi) * lr
-            a1 += g
-            s1 += g * g
-            t += 1
-        for k in range(d):
-            W[i, k] -= acc[k] / np.sqrt(GW[i, k])
-            GW[i, k] += sq[k]
-        b[i] -= a1 / np.sqrt(Gb[i])
-        Gb[i] += s1
+            P[j, k] -= acc[k] / np.sqrt(GP[j, k])
+            GP[j, k] += sq[k]
+        p[j] -= a1 / np.sqrt(Gp[j])
+        Gp[j] += s1
         s = t
 
 
