@@ -95,7 +95,7 @@ _REPORTED_OOV: set[tuple[int, str, tuple[str, ...]]] = set()
 
 
 def _warn_oov_once(kv: KeyedVectors, name: str, oov: list[str]) -> None:
-    """Log the terms dropped from ``name`` once per embedding and process, wrapped to 80 columns.
+    """Log the terms dropped from ``name`` once per embedding and process, wrapped to 72 columns.
 
     A sweep fits Attract-Repel many times on the same original embedding (once per setting), in
     each worker process; the same list of dropped terms would otherwise be repeated per fit, on a
@@ -105,13 +105,11 @@ def _warn_oov_once(kv: KeyedVectors, name: str, oov: list[str]) -> None:
     if key in _REPORTED_OOV:
         return
     _REPORTED_OOV.add(key)
-    terms = textwrap.fill(", ".join(oov), width=80, initial_indent="  ", subsequent_indent="  ")
-    logger.warning(
-        "attract_repel: %d term(s) of word set %r not in the embedding, dropped:\n%s",
-        len(oov),
-        name,
-        terms,
+    text = (
+        f"attract_repel: {len(oov)} term(s) of word set {name!r} not in the embedding, "
+        f"dropped: {', '.join(oov)}"
     )
+    logger.warning(textwrap.fill(text, width=72, subsequent_indent="  ", break_long_words=False))
 
 
 # --------------------------------------------------------------------------- checks
