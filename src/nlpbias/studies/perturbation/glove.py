@@ -139,9 +139,13 @@ def _entry_order(entry: np.ndarray, seed: int, epoch: int) -> np.ndarray:
     the remaining entries are visited in the same relative order as before: refitting a
     perturbed matrix follows the original run as closely as possible.
     """
-    salt = _splitmix64(np.array([seed * 1_000_003 + epoch], dtype=np.uint64))[0]
     with np.errstate(over="ignore"):
-        return _splitmix64(entry.astype(np.uint64) ^ salt)
+        return _splitmix64(entry.astype(np.uint64) ^ _epoch_salt(seed, epoch))
+
+
+def _epoch_salt(seed: int, epoch: int) -> np.uint64:
+    """The hash salt of one epoch's entry order (both engines)."""
+    return _splitmix64(np.array([seed * 1_000_003 + epoch], dtype=np.uint64))[0]
 
 
 class GloVe:
@@ -274,7 +278,6 @@ class GloVe:
         fx = glove_weight(coo.data, x_max=self.x_max, alpha=self.alpha).astype(np.float32)
         params = self.init_params(V)
         G = {k: np.ones_like(v) for k, v in params.items()}
-        entry = rows * V + cols  # an entry's identity, independent of the other entries
         lr, bs = np.float32(self.learning_rate), int(self.batch_size)
         if self._engine() == "numba":
             records = kernels.pack_entries(rows, cols, logx, fx)
@@ -283,6 +286,7 @@ class GloVe:
             def epoch_loss(epoch: int) -> float:
                 return self._numba_epoch(params, G, epoch, records, batches, lr, bs)
         else:
+            entry = rows * V + cols  # an entry's identity, independent of the other entries
 
             def epoch_loss(epoch: int) -> float:
                 return self._numpy_epoch(params, G, epoch, entry, rows, cols, logx, fx, lr, bs)
@@ -344,7 +348,7 @@ class GloVe:
         """
         k = kernels
         W, U, b, c = params["W"], params["U"], params["b"], params["c"]
-        salt = _splitmix64(np.array([self.random_state * 1_000_003 + epoch], dtype=np.uint64))[0]
+        salt = _epoch_salt(self.random_state, epoch)
         k.epoch_records(records, W.shape[0], salt, bs, batches)
         batches_float = batches.view(np.float32)
         m, d = min(bs, records.shape[0]), W.shape[1]
