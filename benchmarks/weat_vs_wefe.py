@@ -21,8 +21,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from nlpbias.metrics.intrinsic import weat
 from nlpbias.metrics.query import Query
+from nlpbias.metrics.weat import weat
 from nlpbias.models import load_wefe_word2vec
 
 SETS = ("flowers", "insects", "pleasant_5", "unpleasant_5a")

@@ -23,8 +23,8 @@ def test_progress_is_off_when_the_caller_or_the_environment_says_so(
 
 
 def test_weat_table_prints_no_bar_when_disabled_by_env(monkeypatch, capsys) -> None:
-    from nlpbias.metrics.intrinsic import weat_table
     from nlpbias.metrics.query import Query
+    from nlpbias.metrics.weat import weat_table
 
     monkeypatch.setenv("TQDM_DISABLE", "1")
     emb = {"a": [1, 0.1], "b": [0.9, 0], "c": [0.1, 1], "d": [0, 0.8], "x": [1, 0], "y": [0, 1]}

@@ -246,3 +246,12 @@ def test_vectors_bad_embedding(embedding, exc, needle, one_line):
     with pytest.raises(exc) as err:
         make().vectors(embedding)
     assert needle in one_line(err)
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    import nlpbias.metrics.query as module
+
+    failed, attempted = doctest.testmod(module, raise_on_error=False, verbose=False)[:2]
+    assert attempted > 0 and failed == 0

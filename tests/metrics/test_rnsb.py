@@ -1,4 +1,4 @@
-"""Tests for metrics.rnsb and .rnsb_vectors: by hand, symmetries, determinism, errors, WEFE."""
+"""Tests for nlpbias.metrics.rnsb: by hand, symmetries, determinism, errors, WEFE."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ import pytest
 from scipy.optimize import brentq
 
 from nlpbias.metrics.query import Query
-from nlpbias.metrics.rnsb import rnsb, rnsb_table
-from nlpbias.metrics.rnsb_vectors import RNSBResult, rnsb_kl, rnsb_signed
+from nlpbias.metrics.rnsb import RNSBResult, rnsb, rnsb_kl, rnsb_signed, rnsb_table
 
 
 def _sigmoid(z: float) -> float:
@@ -464,7 +463,7 @@ def test_rnsb_table_one_row_per_query_matching_rnsb() -> None:
 def test_rnsb_accepts_a_wordset_like_weat() -> None:
     from nlpbias import models
     from nlpbias.data.wordsets import load_wordset
-    from nlpbias.metrics.intrinsic import weat
+    from nlpbias.metrics.weat import weat
 
     ws = load_wordset("caliskan_weat1")
     emb = models.load_embeddings(["planted"], wordsets=[ws], random_state=0)["planted"]
@@ -473,3 +472,12 @@ def test_rnsb_accepts_a_wordset_like_weat() -> None:
     assert weat(ws, emb, lowercase=True, n_bootstrap=0, random_state=0).effect_size > 0
     with pytest.raises(TypeError, match="must be a Query \\(or a WordSet\\)"):
         rnsb("caliskan_weat1", emb)
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    import nlpbias.metrics.rnsb as module
+
+    failed, attempted = doctest.testmod(module, raise_on_error=False, verbose=False)[:2]
+    assert attempted > 0 and failed == 0

@@ -1,4 +1,4 @@
-"""Tests for models.cnn, .cnn_network and .classifiers (tiny data and networks: ~1 s each)."""
+"""Tests for models.cnn and .classifiers (tiny data and networks: ~1 s each)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from sklearn.pipeline import Pipeline
 
 from nlpbias.models.classifiers import linear_baseline, make_classifier
 from nlpbias.models.cnn import PAD, UNK, CNNTextClassifier
-from nlpbias.models.cnn_network import epoch_batches
+from nlpbias.models.cnn import _epoch_batches as epoch_batches
 
 TOXIC = ["idiot", "moron", "stupid", "trash"]
 NICE = ["lovely", "kind", "great", "nice"]

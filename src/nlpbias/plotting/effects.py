@@ -34,7 +34,7 @@ def effect_size_figure(
     ----------
     df : DataFrame
         One row per (test, hue level), e.g. the output of
-        :func:`nlpbias.metrics.intrinsic.weat_table` with an ``embedding`` column.
+        :func:`nlpbias.metrics.weat.weat_table` with an ``embedding`` column.
     ci : pair of column names or None
         Lower and upper bounds drawn as horizontal error bars.
     reference : str, optional

@@ -3,7 +3,7 @@
 A figure shows what a reader can read: "WEAT 7: math vs arts × male vs female terms", not
 ``caliskan_weat7``. The name of a word set comes from its own file (the ``title`` field of
 ``data/wordsets/<name>.yaml``, :func:`wordset_label`); the names of a chapter's metrics are a
-table in that chapter's package (e.g. ``nlpbias.studies.pinned_auc.labels``). Every figure
+table in that chapter's package (e.g. ``nlpbias.studies.pinned_auc.metric_names``). Every figure
 function that draws ids takes ``names`` — a mapping or a function from id to label — and
 :func:`relabel` applies it.
 """

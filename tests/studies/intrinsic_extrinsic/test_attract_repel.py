@@ -15,8 +15,8 @@ from gensim.models import KeyedVectors
 import nlpbias.studies.intrinsic_extrinsic.attract_repel as ar_mod
 from nlpbias.data.synthetic_embeddings import make_planted_embedding
 from nlpbias.data.wordsets import load_wordset
-from nlpbias.metrics.intrinsic import weat, weat_effect_size
 from nlpbias.metrics.query import Query
+from nlpbias.metrics.weat import weat, weat_effect_size
 from nlpbias.studies.intrinsic_extrinsic.attract_repel import attract_repel, constraint_pairs
 
 WS = {

@@ -24,7 +24,7 @@ def test_the_evaluation_key_covers_every_module_an_evaluation_runs() -> None:
         "nlpbias.data.twitteraae",
         "nlpbias.data.toxicity",
         "nlpbias.models.classifiers",
-        "nlpbias.metrics.intrinsic",
+        "nlpbias.metrics.weat",
         "nlpbias.metrics.rnsb",
     }
     assert shared <= closure, f"not in the key: {sorted(shared - closure)}"

@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 from perturbation_cases import QUERY, WINDOW, make_docs
 
-from nlpbias.metrics.intrinsic import weat_effect_size
 from nlpbias.metrics.query import OutOfVocabularyError, Query
+from nlpbias.metrics.weat import weat_effect_size
 from nlpbias.studies.perturbation.glove import GloVe, build_vocabulary, cooccurrence, encode_corpus
 from nlpbias.studies.perturbation.influence import (
     WeatIndex,

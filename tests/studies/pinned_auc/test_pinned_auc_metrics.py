@@ -1,4 +1,4 @@
-"""Tests for pinned_auc.metrics, .roc and .subgroups against hand computation, sklearn and SciPy."""
+"""Tests for pinned_auc.metrics (per-term metrics, bias report), .roc: by hand, sklearn, SciPy."""
 
 from __future__ import annotations
 
@@ -11,10 +11,14 @@ import pytest
 from scipy.stats import mannwhitneyu
 from sklearn.metrics import roc_auc_score
 
-from nlpbias.studies.pinned_auc import subgroups
-from nlpbias.studies.pinned_auc.metrics import BiasReport, UndefinedMetricWarning, bias_report
+from nlpbias.studies.pinned_auc import metrics as metrics_module
+from nlpbias.studies.pinned_auc.metrics import (
+    METRICS,
+    BiasReport,
+    UndefinedMetricWarning,
+    bias_report,
+)
 from nlpbias.studies.pinned_auc.roc import auc, eer_threshold, generalized_mean
-from nlpbias.studies.pinned_auc.subgroups import METRICS
 
 # ------------------------------------------------------------------ the hand-computed example
 # row  y  score  term
@@ -193,8 +197,8 @@ def test_scipy_mannwhitneyu_returns_u_of_first_sample():
     assert mannwhitneyu([1, 4], [3, 5, 7]).statistic == 1
     # A tie counts 1/2: x = [2], y = [2, 1] -> 1 (2 > 1) + 0.5 (2 = 2) = 1.5
     assert mannwhitneyu([2], [2, 1]).statistic == 1.5
-    assert subgroups._u2(np.array([3, 5, 7]), np.array([1, 4])) == 2 * 5
-    assert subgroups._u2(np.array([2]), np.array([1, 2])) == 3
+    assert metrics_module._u2(np.array([3, 5, 7]), np.array([1, 4])) == 2 * 5
+    assert metrics_module._u2(np.array([2]), np.array([1, 2])) == 3
 
 
 def test_u_and_aucs_agree_with_scipy_and_sklearn_on_random_tied_data():
@@ -204,7 +208,7 @@ def test_u_and_aucs_agree_with_scipy_and_sklearn_on_random_tied_data():
     s = np.round(g.random(n), 1)  # many ties
     sub = g.random(n) < 0.2
     a, b = s[sub], s[~sub]
-    assert subgroups._u2(a, np.sort(b)) / 2 == mannwhitneyu(a, b).statistic
+    assert metrics_module._u2(a, np.sort(b)) / 2 == mannwhitneyu(a, b).statistic
     r = bias_report(y, s, membership=pd.DataFrame({"t": sub}), threshold=0.5, random_state=0)
     row = r.by_group.iloc[0]
     sp, sn, bp, bn = s[sub & y], s[sub & ~y], s[~sub & y], s[~sub & ~y]

@@ -3,7 +3,7 @@
 Caliskan et al. (2017, Table 1) found each of the ten IAT associations they tested in GloVe: one
 row per WEAT test with a published effect size (the ``reported`` field of its word-set file).
 Ours: the effect size on the chapter's base embedding with its 95 % bootstrap interval over the
-target and attribute words (:func:`nlpbias.metrics.intrinsic.weat`). The published values were
+target and attribute words (:func:`nlpbias.metrics.weat.weat`). The published values were
 transcribed and not checked against the paper here; a row says so when its file does.
 On ``smoke`` the base embedding is the planted stand-in (synthetic).
 """
@@ -38,7 +38,7 @@ def headlines(
     Parameters
     ----------
     results : pandas.DataFrame
-        :func:`nlpbias.metrics.intrinsic.weat_by_embedding` results on the base embedding
+        :func:`nlpbias.metrics.weat.weat_by_embedding` results on the base embedding
         (``query``, ``effect_size``, ``ci_low``, ``ci_high``); a test missing here (excluded for
         missing words) gets no number.
     reported : pandas.DataFrame

@@ -21,9 +21,9 @@ __all__ = ["evaluate_embedding"]
 
 def _intrinsic(kv: Any, wordset: str, *, ddof: int, rnsb_runs: int, max_missing: float) -> dict:
     from nlpbias.data.wordsets import load_wordset
-    from nlpbias.metrics.intrinsic import weat_effect_size
     from nlpbias.metrics.query import as_query
     from nlpbias.metrics.rnsb import rnsb_signed
+    from nlpbias.metrics.weat import weat_effect_size
 
     vec = as_query(load_wordset(wordset)).vectors(
         kv, oov="drop", max_missing=max_missing, lowercase=True, random_state=0

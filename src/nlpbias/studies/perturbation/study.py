@@ -126,7 +126,7 @@ def baseline_table(
         ``dropped`` (out of the vocabulary).
     """
     from nlpbias.data.wordsets import load_wordset
-    from nlpbias.metrics.intrinsic import weat
+    from nlpbias.metrics.weat import weat
 
     _check_some(wordsets)
     kv = model.to_keyed_vectors(prepared.vocab)

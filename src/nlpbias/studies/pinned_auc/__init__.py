@@ -11,7 +11,7 @@ from nlpbias.studies.pinned_auc.figures import (
 from nlpbias.studies.pinned_auc.headlines import (
     headlines,
 )
-from nlpbias.studies.pinned_auc.labels import (
+from nlpbias.studies.pinned_auc.metric_names import (
     METRIC_LABELS,
 )
 from nlpbias.studies.pinned_auc.metrics import (

@@ -11,7 +11,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
 from nlpbias.plotting import PALETTE, legend_below, new_figure, relabel, require_columns
-from nlpbias.studies.pinned_auc.labels import METRIC_LABELS
+from nlpbias.studies.pinned_auc.metric_names import METRIC_LABELS
 
 
 def per_term_figure(
@@ -29,7 +29,7 @@ def per_term_figure(
 
     ``reference`` draws a vertical line per metric (e.g. the overall rate). Terms keep input order;
     metrics are named by ``labels`` (default
-    :data:`~nlpbias.studies.pinned_auc.labels.METRIC_LABELS`); one legend for all panels stands
+    :data:`~nlpbias.studies.pinned_auc.METRIC_LABELS`); one legend for all panels stands
     below them.
 
     Examples
@@ -87,7 +87,7 @@ def seed_dots_figure(
     """One panel per metric: every model (seed) as a dot per ``y``, the mean with its interval.
 
     Metrics are named by ``labels`` (default
-    :data:`~nlpbias.studies.pinned_auc.labels.METRIC_LABELS`); one legend for all panels stands
+    :data:`~nlpbias.studies.pinned_auc.METRIC_LABELS`); one legend for all panels stands
     below them.
 
     Parameters

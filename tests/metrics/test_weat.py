@@ -1,4 +1,4 @@
-"""Tests for nlpbias.metrics.intrinsic and .weat_vectors (WEAT): by hand, brute force and WEFE."""
+"""Tests for nlpbias.metrics.weat (WEAT on vectors and on queries): by hand, brute force, WEFE."""
 
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from nlpbias.metrics import weat_vectors
-from nlpbias.metrics.intrinsic import weat, weat_table
+from nlpbias.metrics import weat as weat_module
 from nlpbias.metrics.query import OutOfVocabularyError, Query
-from nlpbias.metrics.weat_vectors import association, weat_effect_size, weat_statistic
+from nlpbias.metrics.weat import association, weat, weat_effect_size, weat_statistic, weat_table
 
 # ---------------------------------------------------------------- the hand-computed 3-d example
 # A1 = {a=[1,0,0], b=[0,0,1]},  A2 = {c=[0,1,0]}
@@ -185,14 +184,14 @@ def test_random_splits_are_true_permutations():
     # With s = powers of two, a sum over k distinct words has exactly k bits set; draws with
     # replacement (WEFE's rng.choice) would repeat words and break this.
     s = 2.0 ** np.arange(12)
-    sums = weat_vectors._random_subset_sums(s, 5, 3000, np.random.default_rng(0))
+    sums = weat_module._random_subset_sums(s, 5, 3000, np.random.default_rng(0))
     assert all(bin(int(v)).count("1") == 5 for v in sums)
     assert len(set(sums.tolist())) > 500  # and they vary
 
 
 def test_subset_sums_enumerates_every_subset_once():
     s = 2.0 ** np.arange(9)
-    sums = weat_vectors._subset_sums(s, 4)
+    sums = weat_module._subset_sums(s, 4)
     expected = sorted(sum(2**i for i in c) for c in itertools.combinations(range(9), 4))
     assert sorted(sums.astype(int).tolist()) == expected
 
@@ -235,7 +234,7 @@ def test_bootstrap_statistic_equals_naive_recomputation(monkeypatch):
         captured["data"] = data
         return (0.0, 0.0)
 
-    monkeypatch.setattr(weat_vectors, "bootstrap_ci", fake_bootstrap_ci)
+    monkeypatch.setattr(weat_module, "bootstrap_ci", fake_bootstrap_ci)
     weat(q, emb, ddof=0, n_bootstrap=10)
     stat = captured["statistic"]
     rng = np.random.default_rng(0)
@@ -406,8 +405,7 @@ def test_undefined_effect_size_raises(one_line):
 
 
 def test_word_associations_keep_every_found_word_with_its_score() -> None:
-    from nlpbias.metrics.intrinsic import word_associations
-    from nlpbias.metrics.weat_vectors import association
+    from nlpbias.metrics.weat import word_associations
 
     emb = {"a": [1, 0.1], "b": [0.9, 0], "c": [0.1, 1], "x": [1, 0], "y": [0, 1]}
     # T2 lost 'zz'; weat() would drop a T1 word to balance, word_associations must not
@@ -420,7 +418,7 @@ def test_word_associations_keep_every_found_word_with_its_score() -> None:
 
 
 def test_weat_by_embedding_excludes_uncovered_queries_per_embedding() -> None:
-    from nlpbias.metrics.intrinsic import weat_by_embedding
+    from nlpbias.metrics.weat import weat_by_embedding
 
     full = {"a": [1, 0.1], "b": [0.9, 0], "c": [0.1, 1], "d": [0, 0.8], "x": [1, 0], "y": [0, 1]}
     partial = {k: v for k, v in full.items() if k != "b"}
@@ -448,7 +446,7 @@ def test_weat_by_embedding_excludes_uncovered_queries_per_embedding() -> None:
 
 
 def test_coverage_table_reports_the_worst_set_and_the_missing_words() -> None:
-    from nlpbias.metrics.intrinsic import coverage_table
+    from nlpbias.metrics.weat import coverage_table
 
     q = Query((["a", "b"], ["c", "d new"]), (["x", "X"], ["y"]), name="q")
     emb = {"a": [1, 0], "c": [0, 1], "d": [1, 1], "new": [1, 2], "x": [1, 0], "y": [0, 1]}
@@ -526,3 +524,12 @@ def test_lowercase_lookup_that_maps_two_words_to_one_vector_names_them(one_line)
     with pytest.raises(ValueError) as err:
         weat(q, emb, lowercase=True)
     assert one_line(err).startswith("query 'case': T1 and T2 both list 'He/he':")
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    import nlpbias.metrics.weat as module
+
+    failed, attempted = doctest.testmod(module, raise_on_error=False, verbose=False)[:2]
+    assert attempted > 0 and failed == 0
