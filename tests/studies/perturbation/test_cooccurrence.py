@@ -86,7 +86,7 @@ def test_vocabulary_nothing_survives(one_line):
 @pytest.mark.parametrize("kw", [{"min_count": 0}, {"min_count": True}, {"max_size": 0}])
 def test_vocabulary_bad_parameters(kw, one_line):
     with pytest.raises(ValueError) as err:
-        build_vocabulary([["a"]], **kw)
+        build_vocabulary([["a"]], **{"min_count": 1, **kw})
     one_line(err)
 
 

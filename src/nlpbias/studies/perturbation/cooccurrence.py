@@ -88,7 +88,7 @@ def _check_documents(documents: Iterable[Sequence[str]]) -> list[Sequence[str]]:
 
 
 def build_vocabulary(
-    documents: Iterable[Sequence[str]], *, min_count: int = 5, max_size: int | None = None
+    documents: Iterable[Sequence[str]], *, min_count: int, max_size: int | None = None
 ) -> Vocabulary:
     """Count the tokens of tokenised documents and keep the frequent ones.
 
@@ -96,7 +96,7 @@ def build_vocabulary(
     ----------
     documents : iterable of lists of str
         Tokenised documents.
-    min_count : int, default 5
+    min_count : int
         Keep words occurring at least this often.
     max_size : int, optional
         Keep at most this many words (the most frequent).
