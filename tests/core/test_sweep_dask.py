@@ -32,7 +32,7 @@ def corpus():
     rng = np.random.default_rng(3)
     words = ["math", "physics", "poetry", "art", "he", "man", "she", "woman", "the", "of", "a"]
     docs = [list(rng.choice(words, size=15)) for _ in range(40)]
-    return encode_corpus(docs, build_vocabulary(docs, min_count=1))
+    return encode_corpus(docs, build_vocabulary(docs, min_count=1, max_size=None))
 
 
 def sweep(corpus, executor) -> pd.DataFrame:

@@ -23,7 +23,7 @@ from nlpbias.studies.perturbation.influence import (
 @pytest.fixture(scope="module")
 def setup():
     docs = make_docs()
-    vocab = build_vocabulary(docs, min_count=1)
+    vocab = build_vocabulary(docs, min_count=1, max_size=None)
     corpus = encode_corpus(docs, vocab)
     X = cooccurrence(corpus, window=WINDOW, show_progress=False)
     model = GloVe(vector_size=4, epochs=40, show_progress=False).fit(X)
@@ -47,7 +47,9 @@ def brute_force_delta_b(model, X, corpus, index, removed) -> tuple[float, float]
 
 
 def test_weat_index_maps_words_to_ids():
-    v = build_vocabulary([["she", "he", "art", "math", "x", "man", "woman", "poetry"]], min_count=1)
+    v = build_vocabulary(
+        [["she", "he", "art", "math", "x", "man", "woman", "poetry"]], min_count=1, max_size=None
+    )
     q = Query(
         targets={"sci": ["Math"], "arts": ["Poetry", "art"]},
         attributes={"m": ["he", "man"], "f": ["she", "WOMAN"]},
@@ -71,7 +73,9 @@ def test_weat_index_maps_words_to_ids():
 
 
 def test_weat_index_drops_and_raises(one_line):
-    v = build_vocabulary([["he", "she", "art", "math", "poetry", "man"]], min_count=1)
+    v = build_vocabulary(
+        [["he", "she", "art", "math", "poetry", "man"]], min_count=1, max_size=None
+    )
     q = Query(
         targets={"sci": ["math", "physics"], "arts": ["poetry", "art"]},
         attributes={"m": ["he", "man"], "f": ["she", "woman"]},
@@ -261,7 +265,9 @@ def test_differential_bias_errors(setup, one_line):
             model, X, corpus, QUERY, damping=-1.0, show_progress=False, max_missing=0.2
         )
     one_line(err)
-    other = encode_corpus([["math", "he"]], build_vocabulary([["math", "he"]], min_count=1))
+    other = encode_corpus(
+        [["math", "he"]], build_vocabulary([["math", "he"]], min_count=1, max_size=None)
+    )
     with pytest.raises(ValueError, match="corpus has 2 words") as err:
         differential_bias(model, X, other, QUERY, show_progress=False, max_missing=0.2)
     one_line(err)
@@ -269,7 +275,7 @@ def test_differential_bias_errors(setup, one_line):
 
 def test_singular_hessian_needs_damping(one_line):
     docs = [["math", "he"], ["poetry", "she"], ["art", "woman", "man", "physics"]] * 3
-    vocab = build_vocabulary(docs, min_count=1)
+    vocab = build_vocabulary(docs, min_count=1, max_size=None)
     corpus = encode_corpus(docs, vocab)
     X = cooccurrence(corpus, window=2, show_progress=False)
     model = GloVe(vector_size=6, epochs=5, show_progress=False).fit(X)

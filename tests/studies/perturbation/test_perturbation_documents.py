@@ -63,7 +63,7 @@ def test_load_documents_rejects_unknown_source(one_line) -> None:
 
 def test_prepare_equals_a_direct_build(docs: pd.DataFrame, prepared: pt.Prepared) -> None:
     tokens = [tokenize(t) for t in docs["text"]]
-    vocab = build_vocabulary(tokens, min_count=1)
+    vocab = build_vocabulary(tokens, min_count=1, max_size=None)
     corpus = encode_corpus(tokens, vocab)
     X = cooccurrence(corpus, window=WINDOW, show_progress=False)
     assert prepared.vocab.words == vocab.words

@@ -14,7 +14,7 @@ from nlpbias.studies.perturbation.retraining import retrain_removals
 @pytest.fixture(scope="module")
 def toy():
     docs = make_docs()
-    vocab = build_vocabulary(docs, min_count=1)
+    vocab = build_vocabulary(docs, min_count=1, max_size=None)
     return vocab, encode_corpus(docs, vocab)
 
 

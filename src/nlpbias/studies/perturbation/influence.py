@@ -109,7 +109,7 @@ def weat_index(
     Examples
     --------
     >>> from nlpbias.studies.perturbation.glove import build_vocabulary
-    >>> v = build_vocabulary([["he", "she", "art", "math"]], min_count=1)
+    >>> v = build_vocabulary([["he", "she", "art", "math"]], min_count=1, max_size=None)
     >>> q = {"targets": {"m": ["math"], "a": ["art"]}, "attributes": {"x": ["he"], "y": ["she"]}}
     >>> from nlpbias.metrics.query import Query
     >>> weat_index(Query(**q), v, max_missing=0.2).rows.tolist()
