@@ -71,6 +71,15 @@ EXCEPTIONS: dict[tuple[str, str, str], str] = {
     ("intrinsic_extrinsic", "make_coref_standin", "random_state"): "the fixed stand-in data",
 }
 
+#: Functions of the shared layers that a chapter passes its parameters to: the same rule.
+SHARED: dict[str, list[str]] = {
+    "data": [
+        "nlpbias.data.cards.reachable_parts",
+        "nlpbias.data.cards.toxicity_frames",
+        "nlpbias.data.describe.toxicity_by_length",
+    ],
+}
+
 #: Chapters whose item 3 of issue 26 is another branch's: they must still fail (strict xfail),
 #: so the entry is removed when that branch lands.
 PENDING = {"scoring": "the scoring chapter's knobs move with the stand-in recipe (issue 26)"}
@@ -143,6 +152,16 @@ def test_study_functions_take_the_chapters_knobs_without_a_default(study: str) -
         "the keyword required and pass the chapter's value (or list a different meaning in "
         "tests/book/test_knobs.py's EXCEPTIONS, with its reason)"
     )
+
+
+@pytest.mark.parametrize("study", list(SHARED))
+def test_shared_functions_a_chapter_calls_take_its_knobs_without_a_default(study: str) -> None:
+    callables = {}
+    for dotted in SHARED[study]:
+        module, name = dotted.rsplit(".", 1)
+        callables[dotted] = inspect.unwrap(getattr(importlib.import_module(module), name))
+    found = _knob_defaults(study, _cell_names(study), callables)
+    assert not found, f"{study}: {found}; make the keyword required and pass the chapter's value"
 
 
 @pytest.mark.parametrize("table", [ALIASES, EXCEPTIONS])
