@@ -33,8 +33,8 @@ def main() -> None:
     if not kernels.AVAILABLE:
         raise SystemExit("numba is not installed: pip install -r requirements.txt")
 
-    docs = study.load_documents(args.source)
-    prepared = study.prepare(docs, min_count=args.min_count, show_progress=False)
+    docs = study.load_documents(args.source, parts=[1], block_tokens=1000, max_documents=None)
+    prepared = study.prepare(docs, min_count=args.min_count, show_progress=False, max_size=None)
     corpus = prepared.corpus
     print(prepared.summary().to_string())
 

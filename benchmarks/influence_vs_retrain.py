@@ -44,7 +44,11 @@ def main() -> None:
     }
 
     t0 = time.perf_counter()
-    prepared = study.prepare(study.load_documents(args.source), min_count=args.min_count)
+    prepared = study.prepare(
+        study.load_documents(args.source, parts=[1], block_tokens=1000, max_documents=None),
+        min_count=args.min_count,
+        max_size=None,
+    )
     t_prepare = time.perf_counter() - t0
     print(prepared.summary().to_string(), f"\nprepare: {t_prepare:.1f} s")
 
@@ -63,7 +67,7 @@ def main() -> None:
     t0 = time.perf_counter()
     retrain_removals(
         prepared.corpus, args.wordset, one, glove=glove, seeds=[0],
-        max_missing=args.max_missing, show_progress=False,
+        max_missing=args.max_missing, show_progress=False, executor="serial", n_jobs=None,
     )  # fmt: skip
     # that call fitted twice (all documents, then without the set): one refit is half of it
     t_retrain = (time.perf_counter() - t0) / 2
@@ -75,7 +79,8 @@ def main() -> None:
 
     val = study.validate(
         model, prepared, args.wordset, table, glove=glove, sizes=args.sizes, n_random=2,
-        seeds=[0], max_missing=args.max_missing, show_progress=False,
+        seeds=[0], max_missing=args.max_missing, random_state=0, executor="serial", n_jobs=None,
+        show_progress=False,
     )  # fmt: skip
     print("\n", val[["kind", "n_documents", "predicted", "actual"]].round(3).to_string())
     r = study.agreement(val)

@@ -31,7 +31,10 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=5, help="GloVe epochs per refit")
     args = parser.parse_args()
     prepared = perturbation.prepare(
-        perturbation.load_documents("wiki"), min_count=10, show_progress=False
+        perturbation.load_documents("wiki", parts=[1], block_tokens=1000, max_documents=None),
+        min_count=10,
+        show_progress=False,
+        max_size=None,
     )
     corpus, n_docs = prepared.corpus, len(prepared.documents)
     rng = np.random.default_rng(0)
@@ -44,7 +47,7 @@ def main() -> None:
         t0 = time.perf_counter()
         out = retrain_removals(
             corpus, "science_arts", sets, window=prepared.window, executor=executor, n_jobs=2,
-            **kwargs,
+            max_missing=0.2, **kwargs,
         )  # fmt: skip
         return time.perf_counter() - t0, out.drop(columns="fit_seconds")
 

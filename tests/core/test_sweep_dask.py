@@ -32,13 +32,13 @@ def corpus():
     rng = np.random.default_rng(3)
     words = ["math", "physics", "poetry", "art", "he", "man", "she", "woman", "the", "of", "a"]
     docs = [list(rng.choice(words, size=15)) for _ in range(40)]
-    return encode_corpus(docs, build_vocabulary(docs, min_count=1))
+    return encode_corpus(docs, build_vocabulary(docs, min_count=1, max_size=None))
 
 
 def sweep(corpus, executor) -> pd.DataFrame:
     out = retrain_removals(
         corpus, QUERY, SETS, glove={"vector_size": 4, "epochs": 5}, seeds=[0, 1], window=3,
-        executor=executor, n_jobs=2, show_progress=False,
+        executor=executor, n_jobs=2, show_progress=False, max_missing=0.2,
     )  # fmt: skip
     return out.drop(columns="fit_seconds")
 

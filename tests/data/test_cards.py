@@ -26,10 +26,12 @@ def test_stack_frames_order_columns_and_sampling(four: pd.DataFrame) -> None:
 
 def test_toxicity_frames_picks_labelled_comment_sets(four: pd.DataFrame, one_line) -> None:
     parts = {"synthetic": {"corpus": four}, "wiki_summaries": {"summaries": pd.Series(["a"])}}
-    out = cards.toxicity_frames(parts)
+    out = cards.toxicity_frames(parts, max_rows=None, random_state=None)
     assert out["dataset"].unique().tolist() == ["synthetic stand-in (planted bias, not real data)"]
     with pytest.raises(ValueError, match="no labelled comment set") as info:
-        cards.toxicity_frames({"wiki_summaries": parts["wiki_summaries"]})
+        cards.toxicity_frames(
+            {"wiki_summaries": parts["wiki_summaries"]}, max_rows=None, random_state=None
+        )
     one_line(info)
 
 
@@ -90,26 +92,28 @@ def test_reachable_parts_without_data_home() -> None:
     assert len(parts["synthetic"]["corpus"]) == 30
     assert not {"davidson2017", "dixon2018"} & set(parts)
     with pytest.raises(TypeError, match="use_data_home"):
-        cards.reachable_parts(use_data_home="yes")
+        cards.reachable_parts(use_data_home="yes", n_synthetic=2000, random_state=None)
 
 
 def test_reachable_parts_missing_data_home(tmp_path, monkeypatch, one_line) -> None:
     monkeypatch.setenv("NLPBIAS_DATA", str(tmp_path))
     monkeypatch.setenv("NLPBIAS_OFFLINE", "1")
     with pytest.raises(MissingDataError, match="nlpbias data fetch") as info:
-        cards.reachable_parts(use_data_home=True)
+        cards.reachable_parts(use_data_home=True, n_synthetic=2000, random_state=None)
     one_line(info)
-    parts = cards.reachable_parts(use_data_home=True, skip_missing=True)
+    parts = cards.reachable_parts(
+        use_data_home=True, skip_missing=True, n_synthetic=2000, random_state=None
+    )
     assert set(parts) <= {"wiki_summaries"}
 
 
 def test_reachable_parts_real_data_home(use_data_home) -> None:
-    parts = cards.reachable_parts(use_data_home=True)
+    parts = cards.reachable_parts(use_data_home=True, n_synthetic=2000, random_state=None)
     table = cards.parts_table(parts).set_index(["dataset", "part"])["rows"]
     assert table[("davidson2017", "tweets")] == 24_783
     assert table[("dixon2018", "wiki talk test")] == 1_492
     assert table[("gap", "development")] == 2_000
-    tox = cards.toxicity_frames(parts)
+    tox = cards.toxicity_frames(parts, max_rows=None, random_state=None)
     freq = describe.identity_term_frequencies(tox, ["gay"], by="dataset").set_index("dataset")
     # Dixon et al.'s observation holds on their identity-focused Wikipedia Talk test set
     assert freq.loc["Dixon 2018 Wiki Talk test", "ratio"] > 1

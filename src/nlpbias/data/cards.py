@@ -113,7 +113,7 @@ def stack_frames(
 
 
 def toxicity_frames(
-    parts: Parts, *, max_rows: int | None = None, random_state: int | None = None
+    parts: Parts, *, max_rows: int | None, random_state: int | None
 ) -> pd.DataFrame:
     """Stack the labelled comment sets found in ``parts`` (see :data:`TOXICITY_PARTS`).
 
@@ -183,8 +183,8 @@ def _registry_loaders() -> dict:
 def reachable_parts(
     *,
     use_data_home: bool,
-    n_synthetic: int = 2000,
-    random_state: int | None = None,
+    n_synthetic: int,
+    random_state: int | None,
     skip_missing: bool = False,
 ) -> dict[str, dict[str, Part]]:
     """Load every dataset this run can reach, as ``{dataset: {part: frame or Series}}``.

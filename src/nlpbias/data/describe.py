@@ -264,7 +264,7 @@ def toxicity_by_length(
     df: pd.DataFrame,
     terms: Sequence[str] | None = None,
     *,
-    n_buckets: int = 5,
+    n_buckets: int,
     text: str = "text",
     label: str = "toxic",
     unit: str = "chars",

@@ -17,7 +17,7 @@ from nlpbias.studies.intrinsic_extrinsic.correlation import (
 
 def test_correlations_use_the_right_points_and_match_scipy() -> None:
     scores = fake_scores(np.random.default_rng(0))
-    corr = correlations(scores, n_resamples=999)
+    corr = correlations(scores, n_resamples=999, random_state=0)
     ext = corr[(corr.modset == "extracted") & (corr.wordset == "extracted")]
     assert set(ext["n"]) == {9}  # the original + 8 embeddings modified with the extracted set
     row = ext[(ext.intrinsic == "weat") & (ext.view == "winobias_type1") & (ext.metric == "f1")]
@@ -32,7 +32,7 @@ def test_correlations_use_the_right_points_and_match_scipy() -> None:
 def test_a_word_set_missing_on_some_embedding_is_left_out_not_guessed() -> None:
     scores = fake_scores(np.random.default_rng(2))
     scores.loc[12, "intrinsic:weat7:weat"] = np.nan  # a WEAT-modified embedding lacks the words
-    corr = correlations(scores, n_resamples=99)
+    corr = correlations(scores, n_resamples=99, random_state=0)
     cell = corr[
         (corr.wordset == "weat7")
         & (corr.intrinsic == "weat")
@@ -48,7 +48,7 @@ def test_a_word_set_missing_on_some_embedding_is_left_out_not_guessed() -> None:
     assert corr["rho"].notna().all()
     # with too few points left, the cell is not reported at all
     scores.loc[10:14, "intrinsic:weat7:weat"] = np.nan
-    few = correlations(scores, n_resamples=99)
+    few = correlations(scores, n_resamples=99, random_state=0)
     assert not ((few.wordset == "weat7") & (few.intrinsic == "weat")).any()
 
 

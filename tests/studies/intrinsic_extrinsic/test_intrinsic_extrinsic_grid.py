@@ -9,9 +9,20 @@ import pytest
 from nlpbias.studies.intrinsic_extrinsic.families import merged_wordset
 from nlpbias.studies.intrinsic_extrinsic.grid import embedding_grid
 
+#: The paper's full grid (its Appendix O; the `full` profile's values).
+PAPER_GRID = {
+    "families": ["coref", "hsd_gender", "hsd_race"],
+    "algorithms": ["word2vec", "fasttext"],
+    "modsets": ["extracted", "weat"],
+    "balance_p": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9],
+    "attract_repel": {"delta_sim": [0, 1], "delta_ant": [0, 1], "reg": [0.1, 0.05, 0.01]},
+    "modes": ["debias", "overbias"],
+    "corpora": None,
+}
+
 
 def test_full_grid_has_the_papers_45_embeddings_per_group() -> None:
-    grid = embedding_grid()
+    grid = embedding_grid(**PAPER_GRID)
     ids = [g["id"] for g in grid]
     assert len(ids) == len(set(ids))
     originals = [g for g in grid if g["method"] == "original"]
@@ -25,13 +36,13 @@ def test_full_grid_has_the_papers_45_embeddings_per_group() -> None:
 
 def test_grid_validation() -> None:
     with pytest.raises(ValueError, match="unknown or no families"):
-        embedding_grid(families=["ner"])
+        embedding_grid(**{**PAPER_GRID, "families": ["ner"]})
     with pytest.raises(ValueError, match="unknown grid values"):
-        embedding_grid(algorithms=["glove"])
+        embedding_grid(**{**PAPER_GRID, "algorithms": ["glove"]})
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
-        embedding_grid(balance_p=[1.5])
+        embedding_grid(**{**PAPER_GRID, "balance_p": [1.5]})
     with pytest.raises(ValueError, match="keys delta_sim"):
-        embedding_grid(attract_repel={"delta_sim": [1]})
+        embedding_grid(**{**PAPER_GRID, "attract_repel": {"delta_sim": [1]}})
 
 
 def test_merged_wordset_is_the_role_wise_union() -> None:

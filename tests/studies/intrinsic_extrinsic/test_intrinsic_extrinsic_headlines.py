@@ -18,8 +18,8 @@ DATA_HOME = {"coref": {"source": "data_home"}}
 
 
 def _rows(scores: pd.DataFrame, task_options=DATA_HOME) -> dict[str, dict]:
-    corr = correlations(scores, n_resamples=99)
-    rows = study.headlines(scores, corr, task_options=task_options, n_resamples=500)
+    corr = correlations(scores, n_resamples=99, random_state=0)
+    rows = study.headlines(scores, corr, task_options=task_options, n_resamples=500, random_state=0)
     scorecard.check_rows(rows)
     return {r["key"]: r for r in rows}
 
@@ -80,7 +80,7 @@ def test_the_stand_in_task_and_a_pretrained_embedding() -> None:
 
 def test_mean_rho_interval_resamples_embeddings_jointly() -> None:
     scores = _noisy(fake_scores(np.random.default_rng(3)), 0.6)
-    corr = correlations(scores, n_resamples=9)
+    corr = correlations(scores, n_resamples=9, random_state=0)
     cells = corr.query("modset == 'extracted' and wordset == 'extracted' and intrinsic == 'weat'")
     low, high, n = mean_rho_interval(scores, cells, n_resamples=2000, random_state=0)
     assert n == 9 and low < cells["rho"].mean() < high <= 1.0
@@ -98,15 +98,15 @@ def test_mean_rho_interval_resamples_embeddings_jointly() -> None:
     hand = np.nanquantile(np.asarray(rhos, float), [0.025, 0.975])
     assert (low1, high1) == pytest.approx(tuple(hand))
     with pytest.raises(ValueError, match="empty"):
-        mean_rho_interval(scores, cells.iloc[:0])
+        mean_rho_interval(scores, cells.iloc[:0], random_state=0)
 
 
 def test_draws_without_a_correlation_are_left_out_quietly() -> None:
     """Five embeddings: many draws repeat one embedding (ρ undefined in every cell); they are
     dropped without a warning (a reader must not see one in the chapter)."""
     scores = fake_scores(np.random.default_rng(4)).iloc[:5]
-    cells = correlations(scores, n_resamples=9).query("wordset == 'extracted'")
+    cells = correlations(scores, n_resamples=9, random_state=0).query("wordset == 'extracted'")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        low, high, n = mean_rho_interval(scores, cells, n_resamples=3000)
+        low, high, n = mean_rho_interval(scores, cells, n_resamples=3000, random_state=0)
     assert n == 5 and -1.0 <= low <= high <= 1.0

@@ -52,7 +52,7 @@ def test_lambda_path_has_kmeans_once_and_every_rule_at_every_lam(rows: dict) -> 
     assert all(path.loc[(path["lam"] == v), "usable"].any() for v in lams.values())
     assert 1e6 not in lams.values() or path.loc[path["lam"] == 1e6, "usable"].any()
     with pytest.raises(ValueError, match="rules"):
-        lambda_path(rows, estimator=_est(), rules=["greedy"])
+        lambda_path(rows, estimator=_est(), grid=(1,), rules=["greedy"])
     with pytest.raises(ValueError, match="grid"):
         lambda_path(rows, estimator=_est(), grid=[0])
 

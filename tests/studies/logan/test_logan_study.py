@@ -11,8 +11,11 @@ from nlpbias.studies.logan import study as ex
 
 @pytest.fixture(scope="module")
 def run() -> dict:
-    data = ex.load_logan_data(use_data_home=False, n_synthetic=3000, random_state=0)
-    return {"data": data, **ex.run_attribute(data, "planted", n_permutations=20,
+    data = ex.load_logan_data(use_data_home=False, classifier="frozen", classifier_params={},
+                              n_synthetic=3000, random_state=0)  # fmt: skip
+    return {"data": data, **ex.run_attribute(data, "planted", n_clusters=10,
+                                             lam_grid=(1, 5, 10, 100), min_group_size=20,
+                                             n_permutations=20, random_state=0,
                                              show_progress=False)}  # fmt: skip
 
 
@@ -42,7 +45,8 @@ def test_bad_requests(run: dict) -> None:
     with pytest.raises(KeyError, match="unknown attribute 'race'"):
         run["data"].subset("race")
     with pytest.raises(ValueError, match="classifier must be"):
-        ex.load_logan_data(use_data_home=False, classifier="bert")
+        ex.load_logan_data(use_data_home=False, classifier="bert", classifier_params={},
+                           n_synthetic=100, random_state=0)  # fmt: skip
 
 
 def test_topic_word_table_needs_texts_and_reads_clusters() -> None:
@@ -57,14 +61,15 @@ def test_topic_word_table_needs_texts_and_reads_clusters() -> None:
                         groups={"g": pd.Series(group)}, pairs={"g": ("A", "B")},
                         source="test", texts=texts)  # fmt: skip
     r = ex.run_attribute(data, "g", n_clusters=2, lam_grid=(1,), min_group_size=5,
-                         min_clusters=1, n_permutations=5, show_progress=False)  # fmt: skip
-    table = ex.topic_word_table({"g": r}, exclude=["car"])
+                         min_clusters=1, n_permutations=5, random_state=0,
+                         show_progress=False)  # fmt: skip
+    table = ex.topic_word_table({"g": r}, exclude=["car"], random_state=0)
     most = table.set_index("which").loc["most biased"]
     assert most["gap_pts"] == pytest.approx(100.0) and "engine" in most["words"]
     assert "car" not in most["words"]
     r["subset"]["texts"] = None
     with pytest.raises(ValueError, match="no texts"):
-        ex.topic_word_table({"g": r})
+        ex.topic_word_table({"g": r}, random_state=0)
 
 
 def test_paper_comparison_puts_ours_beside_the_papers(run: dict) -> None:

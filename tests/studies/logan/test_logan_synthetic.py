@@ -113,5 +113,5 @@ def test_deterministic_for_a_seed() -> None:
 )
 def test_bad_input_raises_one_line_errors(kwargs, match, one_line) -> None:
     with pytest.raises(ValueError, match=match) as err:
-        make_local_bias_data(**kwargs, random_state=0)
+        make_local_bias_data(**{"n": 4000, **kwargs}, random_state=0)
     one_line(err)

@@ -42,11 +42,11 @@ def test_topic_words_exclude_group_words():
 
 def test_topic_words_bad_input():
     with pytest.raises(ValueError, match="one label per text"):
-        topic_words(["a b"], [0, 1])
+        topic_words(["a b"], [0, 1], random_state=0)
     with pytest.raises(TypeError, match="list of words"):
-        topic_words(["aa bb"], [0], exclude="black")
+        topic_words(["aa bb"], [0], exclude="black", random_state=0)
     with pytest.raises(ValueError, match="no texts"):
-        topic_words(["aa bb"], [0], clusters=[1])
+        topic_words(["aa bb"], [0], clusters=[1], random_state=0)
 
 
 def test_topic_words_skip_numbers_such_as_html_entity_codes():

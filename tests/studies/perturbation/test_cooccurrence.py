@@ -40,7 +40,7 @@ def _random_docs(seed: int = 0, n_docs: int = 7) -> list[list[str]]:
 @pytest.fixture
 def corpus():
     docs = _random_docs()
-    vocab = build_vocabulary(docs, min_count=2)
+    vocab = build_vocabulary(docs, min_count=2, max_size=None)
     return docs, vocab, encode_corpus(docs, vocab)
 
 
@@ -53,7 +53,7 @@ def _in_vocab_ids(docs, vocab) -> list[list[int]]:
 
 def test_vocabulary_order_counts_and_ids():
     docs = [["b", "a", "c", "b"], ["c", "a", "d", "b"], ["e"]]
-    v = build_vocabulary(docs, min_count=1)
+    v = build_vocabulary(docs, min_count=1, max_size=None)
     # b: 3; a, c: 2 (tie broken by the word); d, e: 1
     assert v.words == ("b", "a", "c", "d", "e")
     assert v.counts.tolist() == [3, 2, 2, 1, 1]
@@ -65,8 +65,8 @@ def test_vocabulary_order_counts_and_ids():
 
 def test_vocabulary_min_count_and_max_size():
     docs = [["b", "a", "c", "b"], ["c", "a", "d", "b"], ["e"]]
-    assert build_vocabulary(docs, min_count=2).words == ("b", "a", "c")
-    assert build_vocabulary(docs, min_count=3).words == ("b",)
+    assert build_vocabulary(docs, min_count=2, max_size=None).words == ("b", "a", "c")
+    assert build_vocabulary(docs, min_count=3, max_size=None).words == ("b",)
     v = build_vocabulary(docs, min_count=1, max_size=2)
     assert v.words == ("b", "a")
     assert v.counts.tolist() == [3, 2]
@@ -76,25 +76,25 @@ def test_vocabulary_min_count_and_max_size():
 
 def test_vocabulary_nothing_survives(one_line):
     with pytest.raises(ValueError, match="min_count=4") as err:
-        build_vocabulary([["a", "b", "a"]], min_count=4)
+        build_vocabulary([["a", "b", "a"]], min_count=4, max_size=None)
     one_line(err)
     with pytest.raises(ValueError, match="min_count") as err:
-        build_vocabulary([], min_count=1)
+        build_vocabulary([], min_count=1, max_size=None)
     one_line(err)
 
 
 @pytest.mark.parametrize("kw", [{"min_count": 0}, {"min_count": True}, {"max_size": 0}])
 def test_vocabulary_bad_parameters(kw, one_line):
     with pytest.raises(ValueError) as err:
-        build_vocabulary([["a"]], **kw)
+        build_vocabulary([["a"]], **{"min_count": 1, "max_size": None, **kw})
     one_line(err)
 
 
 def test_string_document_rejected(one_line):
     with pytest.raises(TypeError, match="document 1") as err:
-        build_vocabulary([["a"], "a b"], min_count=1)
+        build_vocabulary([["a"], "a b"], min_count=1, max_size=None)
     one_line(err)
-    v = build_vocabulary([["a"]], min_count=1)
+    v = build_vocabulary([["a"]], min_count=1, max_size=None)
     with pytest.raises(TypeError, match="document 0") as err:
         encode_corpus(["a a"], v)
     one_line(err)
@@ -105,7 +105,7 @@ def test_string_document_rejected(one_line):
 
 def test_encode_corpus_drops_oov_before_windowing():
     docs = [["a", "z", "b", "y", "c"], ["a", "b", "c", "a"], ["c", "b"]]
-    v = build_vocabulary(docs, min_count=2)
+    v = build_vocabulary(docs, min_count=2, max_size=None)
     assert v.words == ("a", "b", "c")
     c = encode_corpus(docs, v)
     assert c.ids.tolist() == [0, 1, 2, 0, 1, 2, 0, 2, 1]
@@ -125,7 +125,7 @@ def test_encode_corpus_drops_oov_before_windowing():
 def test_hand_computed_matrix_with_repeated_word():
     # a b c a, window 3: a-b 1, a-c 1/2, a-a 1/3 (counted both ways: 2/3 on the diagonal),
     # b-c 1, b-a 1/2, c-a 1 -> X[a,b] = 1 + 1/2, X[a,c] = 1/2 + 1, X[b,c] = 1
-    v = build_vocabulary([["a", "b", "c", "a"]], min_count=1)
+    v = build_vocabulary([["a", "b", "c", "a"]], min_count=1, max_size=None)
     c = encode_corpus([["a", "b", "c", "a"]], v)
     X = cooccurrence(c, window=3, show_progress=False)
     expected = np.array([[2 / 3, 1.5, 1.5], [1.5, 0, 1], [1.5, 1, 0]])
@@ -169,7 +169,7 @@ def test_cooccurrence_small_chunks_equal_brute_force(corpus, monkeypatch):
 
 
 def test_windows_never_cross_documents():
-    v = build_vocabulary([["a", "b"]], min_count=1)
+    v = build_vocabulary([["a", "b"]], min_count=1, max_size=None)
     c = encode_corpus([["a", "a"], ["b", "b"], ["a"], ["b"]], v)
     X = cooccurrence(c, window=8, show_progress=False).toarray()
     # only a-a (doc 0) and b-b (doc 1), never a-b across the boundaries
@@ -215,7 +215,7 @@ def test_document_rows_blocks_and_sums(corpus):
 
 
 def test_document_rows_hand_computed():
-    v = build_vocabulary([["a", "b", "c"]], min_count=1)
+    v = build_vocabulary([["a", "b", "c"]], min_count=1, max_size=None)
     c = encode_corpus([["a", "b", "a"], ["c", "a"]], v)
     out = document_rows(c, [0], window=2).toarray()
     # doc 0: a-b 1 twice, a-a 1/2 both ways; doc 1: a-c 1

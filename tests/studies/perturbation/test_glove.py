@@ -45,7 +45,7 @@ def planted_docs(seed: int = 0, n_docs: int = 90) -> list[list[str]]:
 @pytest.fixture(scope="module")
 def planted():
     docs = planted_docs()
-    vocab = build_vocabulary(docs, min_count=1)
+    vocab = build_vocabulary(docs, min_count=1, max_size=None)
     corpus = encode_corpus(docs, vocab)
     X = cooccurrence(corpus, window=3, show_progress=False)
     return vocab, corpus, X
@@ -224,7 +224,7 @@ def test_planted_nearest_neighbours(planted):
 @pytest.mark.parametrize("seed", [0, 3])
 def test_planted_nearest_neighbours_other_seeds(corpus_seed, seed):
     docs = planted_docs(corpus_seed, n_docs=60)
-    vocab = build_vocabulary(docs, min_count=1)
+    vocab = build_vocabulary(docs, min_count=1, max_size=None)
     X = cooccurrence(encode_corpus(docs, vocab), window=3, show_progress=False)
     W = GloVe(vector_size=5, epochs=50, random_state=seed, show_progress=False).fit(X).W_
     W = W / np.linalg.norm(W, axis=1, keepdims=True)
@@ -239,7 +239,7 @@ def test_refit_without_a_document_stays_close():
     """Same seed, entries removed: close to the full fit (same start, same relative order)."""
     docs = planted_docs(0, n_docs=45)
     docs += [["omega", "sigma", "the", "of", "and"], ["omega", "apple", "sigma", "car"]]
-    vocab = build_vocabulary(docs, min_count=1)
+    vocab = build_vocabulary(docs, min_count=1, max_size=None)
     corpus = encode_corpus(docs, vocab)
     X = cooccurrence(corpus, window=3, show_progress=False)
     k = len(corpus) - 1
@@ -317,7 +317,7 @@ def test_unfitted_and_mismatched_model(planted, fitted, one_line):
     with pytest.raises(ValueError, match="same vocabulary") as err:
         fitted.loss(X[:5, :5])
     one_line(err)
-    small = build_vocabulary([["a", "b"]], min_count=1)
+    small = build_vocabulary([["a", "b"]], min_count=1, max_size=None)
     with pytest.raises(ValueError, match="vocab has 2 words") as err:
         fitted.to_keyed_vectors(small)
     one_line(err)

@@ -21,7 +21,7 @@ def docs() -> pd.DataFrame:
 
 @pytest.fixture(scope="module")
 def prepared(docs: pd.DataFrame) -> pt.Prepared:
-    return pt.prepare(docs, min_count=1, window=WINDOW, show_progress=False)
+    return pt.prepare(docs, min_count=1, window=WINDOW, show_progress=False, max_size=None)
 
 
 # --------------------------------------------------------------------------- load_documents
@@ -30,7 +30,7 @@ def prepared(docs: pd.DataFrame) -> pt.Prepared:
 def test_load_documents_wiki_first_summaries() -> None:
     from nlpbias.data.corpora import load_wiki_summaries
 
-    docs = pt.load_documents("wiki", max_documents=50)
+    docs = pt.load_documents("wiki", max_documents=50, parts=[1], block_tokens=1000)
     wiki = load_wiki_summaries()
     assert list(docs.columns) == ["title", "author", "text"]
     assert docs.index.name == "document"
@@ -54,7 +54,7 @@ def test_load_documents_gutenberg_is_blocks(use_data_home) -> None:
 
 def test_load_documents_rejects_unknown_source(one_line) -> None:
     with pytest.raises(ValueError, match="source must be one of") as err:
-        pt.load_documents("nyt")
+        pt.load_documents("nyt", parts=[1], block_tokens=1000, max_documents=None)
     assert "wiki" in one_line(err)
 
 
@@ -63,7 +63,7 @@ def test_load_documents_rejects_unknown_source(one_line) -> None:
 
 def test_prepare_equals_a_direct_build(docs: pd.DataFrame, prepared: pt.Prepared) -> None:
     tokens = [tokenize(t) for t in docs["text"]]
-    vocab = build_vocabulary(tokens, min_count=1)
+    vocab = build_vocabulary(tokens, min_count=1, max_size=None)
     corpus = encode_corpus(tokens, vocab)
     X = cooccurrence(corpus, window=WINDOW, show_progress=False)
     assert prepared.vocab.words == vocab.words
@@ -89,7 +89,9 @@ def test_prepare_passes_min_count_and_max_size(docs: pd.DataFrame) -> None:
 
 def test_prepare_needs_a_text_column(docs: pd.DataFrame, one_line) -> None:
     with pytest.raises(ValueError, match="'text' column") as err:
-        pt.prepare(docs.rename(columns={"text": "body"}), show_progress=False)
+        pt.prepare(
+            docs.rename(columns={"text": "body"}), show_progress=False, min_count=20, max_size=None
+        )
     one_line(err)
 
 
@@ -106,7 +108,10 @@ def test_summary_counts(prepared: pt.Prepared) -> None:
 def test_key_names_the_corpus_and_window(docs: pd.DataFrame, prepared: pt.Prepared) -> None:
     key = prepared.key
     assert re.fullmatch(r"[0-9a-f]{16}", key)
-    prep = lambda d, w=WINDOW: pt.prepare(d, min_count=1, window=w, show_progress=False)  # noqa: E731
+
+    def prep(d, w=WINDOW):
+        return pt.prepare(d, min_count=1, max_size=None, window=w, show_progress=False)
+
     assert prep(docs.copy()).key == key
     # metadata and punctuation/case do not change the encoded corpus
     other_meta = docs.assign(title="x", author="y", text=docs["text"].str.upper() + "!!")
@@ -117,4 +122,6 @@ def test_key_names_the_corpus_and_window(docs: pd.DataFrame, prepared: pt.Prepar
     assert prep(docs.iloc[::-1].reset_index(drop=True)).key != key  # document order
     assert prep(docs.iloc[:-1]).key != key  # one document fewer
     assert prep(docs, w=WINDOW + 1).key != key
-    assert pt.prepare(docs, min_count=30, window=WINDOW, show_progress=False).key != key
+    assert (
+        pt.prepare(docs, min_count=30, window=WINDOW, show_progress=False, max_size=None).key != key
+    )

@@ -34,7 +34,7 @@ def _docs(seed: int, n_docs: int = 60, vocab_size: int = 40) -> list[list[str]]:
 @pytest.fixture(scope="module")
 def corpus():
     docs = _docs(0)
-    return encode_corpus(docs, build_vocabulary(docs, min_count=2))
+    return encode_corpus(docs, build_vocabulary(docs, min_count=2, max_size=None))
 
 
 def _params(model: GloVe) -> dict[str, np.ndarray]:
@@ -164,7 +164,7 @@ def test_cooccurrence_engines_agree(corpus, window):
 
 
 def test_cooccurrence_engine_on_edge_corpora(one_line):
-    vocab = build_vocabulary([["a", "b", "a"]], min_count=1)
+    vocab = build_vocabulary([["a", "b", "a"]], min_count=1, max_size=None)
     empty = encode_corpus([[], []], vocab)
     X = cooccurrence(empty, engine="numba")
     assert X.shape == (2, 2) and X.nnz == 0
@@ -182,7 +182,7 @@ def test_cooccurrence_entries_are_correctly_rounded():
     from fractions import Fraction
 
     docs = _docs(7, n_docs=300, vocab_size=200)
-    c = encode_corpus(docs, build_vocabulary(docs, min_count=1))
+    c = encode_corpus(docs, build_vocabulary(docs, min_count=1, max_size=None))
     fast = cooccurrence(c, engine="numba")
     np.testing.assert_array_equal(
         cooccurrence(c, engine="numpy", show_progress=False).data, fast.data

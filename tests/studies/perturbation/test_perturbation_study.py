@@ -35,7 +35,7 @@ def docs() -> pd.DataFrame:
 
 @pytest.fixture(scope="module")
 def prepared(docs: pd.DataFrame) -> Prepared:
-    return prepare(docs, min_count=1, window=WINDOW, show_progress=False)
+    return prepare(docs, min_count=1, window=WINDOW, show_progress=False, max_size=None)
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,7 @@ def model(prepared: Prepared) -> GloVe:
 def table(model: GloVe, prepared: Prepared, tmp_path_factory) -> pd.DataFrame:
     with pytest.MonkeyPatch.context() as mp:  # score_documents caches: keep it out of the project
         mp.setenv("NLPBIAS_CACHE", str(tmp_path_factory.mktemp("cache")))
-        return pt.score_documents(model, prepared, [WS], show_progress=False)[WS]
+        return pt.score_documents(model, prepared, [WS], show_progress=False, max_missing=0.2)[WS]
 
 
 @pytest.fixture
@@ -94,7 +94,9 @@ def test_fit_glove_other_params_other_vectors(prepared: Prepared, cache) -> None
 
 
 def test_usable_wordsets_splits_covered_and_not(prepared: Prepared) -> None:
-    usable, skipped = pt.usable_wordsets(prepared, ["caliskan_weat6", WS, "instruments_weapons"])
+    usable, skipped = pt.usable_wordsets(
+        prepared, ["caliskan_weat6", WS, "instruments_weapons"], max_missing=0.2
+    )
     assert usable == [WS]
     assert list(skipped.columns) == ["wordset", "reason"]
     assert skipped["wordset"].tolist() == ["caliskan_weat6", "instruments_weapons"]
@@ -105,15 +107,21 @@ def test_usable_wordsets_splits_covered_and_not(prepared: Prepared) -> None:
 
 
 def test_usable_wordsets_empty_input(prepared: Prepared) -> None:
-    usable, skipped = pt.usable_wordsets(prepared, [])
+    usable, skipped = pt.usable_wordsets(prepared, [], max_missing=0.2)
     assert usable == []
     assert list(skipped.columns) == ["wordset", "reason"] and skipped.empty
 
 
 def test_usable_wordsets_respects_max_missing() -> None:
-    p = prepare(make_documents(drop=("hers",)), min_count=1, window=WINDOW, show_progress=False)
+    p = prepare(
+        make_documents(drop=("hers",)),
+        min_count=1,
+        window=WINDOW,
+        show_progress=False,
+        max_size=None,
+    )
     assert "hers" not in p.vocab
-    assert pt.usable_wordsets(p, [WS])[0] == [WS]  # 1/8 missing <= 0.2
+    assert pt.usable_wordsets(p, [WS], max_missing=0.2)[0] == [WS]  # 1/8 missing <= 0.2
     usable, skipped = pt.usable_wordsets(p, [WS], max_missing=0.1)
     assert usable == []
     assert skipped["wordset"].tolist() == [WS]
@@ -137,10 +145,12 @@ def _exact_weat_p(E: np.ndarray, index) -> float:
 
 
 def test_baseline_table_values(model: GloVe, prepared: Prepared) -> None:
-    bt = pt.baseline_table(model, prepared, [WS], n_permutations=99)
+    bt = pt.baseline_table(
+        model, prepared, [WS], n_permutations=99, max_missing=0.2, random_state=0
+    )
     assert bt.index.name == "wordset" and bt.index.tolist() == [WS]
     assert list(bt.columns) == ["effect_size", "p_value", "words", "dropped"]
-    idx = weat_index(WS, prepared.vocab)
+    idx = weat_index(WS, prepared.vocab, max_missing=0.2)
     E = model.W_.astype(np.float64)[idx.rows]
     assert bt.loc[WS, "effect_size"] == pytest.approx(effect_sizes(E, idx), abs=1e-6)
     p = bt.loc[WS, "p_value"]
@@ -152,12 +162,18 @@ def test_baseline_table_values(model: GloVe, prepared: Prepared) -> None:
 
 
 def test_baseline_table_names_dropped_words() -> None:
-    p = prepare(make_documents(drop=("hers",)), min_count=1, window=WINDOW, show_progress=False)
+    p = prepare(
+        make_documents(drop=("hers",)),
+        min_count=1,
+        window=WINDOW,
+        show_progress=False,
+        max_size=None,
+    )
     m = GloVe(**PARAMS, show_progress=False).fit(p.X)
-    bt = pt.baseline_table(m, p, [WS], n_permutations=99)
+    bt = pt.baseline_table(m, p, [WS], n_permutations=99, max_missing=0.2, random_state=0)
     assert bt.loc[WS, "words"] == 31
     assert bt.loc[WS, "dropped"] == "hers"
-    idx = weat_index(WS, p.vocab)
+    idx = weat_index(WS, p.vocab, max_missing=0.2)
     E = m.W_.astype(np.float64)[idx.rows]
     assert bt.loc[WS, "effect_size"] == pytest.approx(effect_sizes(E, idx), abs=1e-6)
 
@@ -165,31 +181,33 @@ def test_baseline_table_names_dropped_words() -> None:
 @pytest.mark.parametrize("wordsets", [[], (), WS])
 def test_baseline_and_scores_need_word_sets(model, prepared, wordsets, one_line) -> None:
     with pytest.raises(ValueError, match="no word set") as err:
-        pt.baseline_table(model, prepared, wordsets)
+        pt.baseline_table(
+            model, prepared, wordsets, n_permutations=9_999, max_missing=0.2, random_state=0
+        )
     one_line(err)
     with pytest.raises(ValueError, match="no word set"):
-        pt.score_documents(model, prepared, wordsets, show_progress=False)
+        pt.score_documents(model, prepared, wordsets, show_progress=False, max_missing=0.2)
 
 
 # --------------------------------------------------------------------------- score_documents
 
 
 def test_score_documents_is_differential_bias(model, prepared, table, cache) -> None:
-    scores = pt.score_documents(model, prepared, [WS, WS], show_progress=False)
+    scores = pt.score_documents(model, prepared, [WS, WS], show_progress=False, max_missing=0.2)
     assert list(scores) == [WS]
     ref = differential_bias(
-        model, prepared.X, prepared.corpus, WS, window=WINDOW, show_progress=False
+        model, prepared.X, prepared.corpus, WS, window=WINDOW, show_progress=False, max_missing=0.2
     )
     pd.testing.assert_frame_equal(scores[WS], ref)
     pd.testing.assert_frame_equal(table, ref)
     assert len(table) == N_DOCS
     assert (table["weat_tokens"] == 8).all()  # 4 target + 4 attribute words per document
     # the baseline of the scores is the baseline table's effect size
-    bt = pt.baseline_table(model, prepared, [WS], n_permutations=9)
+    bt = pt.baseline_table(model, prepared, [WS], n_permutations=9, max_missing=0.2, random_state=0)
     assert table.attrs["B"] == pytest.approx(bt.loc[WS, "effect_size"], abs=1e-6)
     # a second call is served from the disk cache, equal to the first
     assert any(cache.rglob("output.pkl"))
-    again = pt.score_documents(model, prepared, [WS], show_progress=False)
+    again = pt.score_documents(model, prepared, [WS], show_progress=False, max_missing=0.2)
     pd.testing.assert_frame_equal(again[WS], scores[WS])
 
 
@@ -231,7 +249,9 @@ def test_removal_sets_random_is_seeded(toy_table: pd.DataFrame) -> None:
 
 def test_removal_sets_docstring_example() -> None:
     t = pd.DataFrame({"delta_b": [0.5, -0.2, 0.0, 0.1]})
-    out = {k: v.tolist() for k, v in pt.removal_sets(t, sizes=[1], n_random=1).items()}
+    out = {
+        k: v.tolist() for k, v in pt.removal_sets(t, sizes=[1], n_random=1, random_state=0).items()
+    }
     assert out == {"increasing 1": [0], "decreasing 1": [1], "random 1 #1": [3]}
 
 
@@ -241,12 +261,12 @@ def test_removal_sets_rejects_sizes(toy_table: pd.DataFrame, size: int, one_line
         ValueError,
         match=r"each size \(for 12 documents, at most half\) must be an integer in \[1, 6\]",
     ) as err:
-        pt.removal_sets(toy_table, sizes=(2, size))
+        pt.removal_sets(toy_table, sizes=(2, size), n_random=2, random_state=0)
     one_line(err)
 
 
 def test_removal_sets_half_the_documents_is_allowed(toy_table: pd.DataFrame) -> None:
-    sets = pt.removal_sets(toy_table, sizes=(6,), n_random=0)
+    sets = pt.removal_sets(toy_table, sizes=(6,), n_random=0, random_state=0)
     assert list(sets) == ["increasing 6", "decreasing 6"]
     assert set(sets["increasing 6"]).isdisjoint(sets["decreasing 6"])
     assert set(sets["increasing 6"]) | set(sets["decreasing 6"]) == set(toy_table.index)
@@ -258,7 +278,17 @@ def test_removal_sets_half_the_documents_is_allowed(toy_table: pd.DataFrame) -> 
 def test_validate_predicted_and_actual(model, prepared, table, cache) -> None:
     kw = {"sizes": (2, 4), "n_random": 1, "random_state": 3}
     v = pt.validate(
-        model, prepared, WS, table, glove=PARAMS, seeds=(0, 1), show_progress=False, **kw
+        model,
+        prepared,
+        WS,
+        table,
+        glove=PARAMS,
+        seeds=(0, 1),
+        show_progress=False,
+        **kw,
+        max_missing=0.2,
+        executor="serial",
+        n_jobs=None,
     )
     sets = pt.removal_sets(table, **kw)
     assert v.index.name == "removed" and v.index.tolist() == list(sets)
@@ -266,10 +296,21 @@ def test_validate_predicted_and_actual(model, prepared, table, cache) -> None:
     assert v["kind"].tolist() == ["increasing", "decreasing", "random"] * 2
     assert v["n_documents"].tolist() == [2, 2, 2, 4, 4, 4]
     assert (v["seeds"] == 2).all()
-    pred = predict_removals(model, prepared.X, prepared.corpus, WS, sets, window=WINDOW)
+    pred = predict_removals(
+        model, prepared.X, prepared.corpus, WS, sets, window=WINDOW, max_missing=0.2
+    )
     np.testing.assert_allclose(v["predicted"], pred.loc[list(sets)], rtol=1e-12)
     runs = retrain_removals(
-        prepared.corpus, WS, sets, glove=PARAMS, seeds=[0, 1], window=WINDOW, show_progress=False
+        prepared.corpus,
+        WS,
+        sets,
+        glove=PARAMS,
+        seeds=[0, 1],
+        window=WINDOW,
+        show_progress=False,
+        max_missing=0.2,
+        executor="serial",
+        n_jobs=None,
     )
     mean = runs.groupby("removed")["actual"].mean().loc[list(sets)]
     sd = runs.groupby("removed")["actual"].std().loc[list(sets)]
@@ -287,7 +328,21 @@ def test_validate_rejects_bad_sizes(model, prepared, table, cache) -> None:
         ValueError,
         match=r"each size \(for \d+ documents, at most half\) must be an integer in \[1, ",
     ):
-        pt.validate(model, prepared, WS, table, glove=PARAMS, sizes=(30,), show_progress=False)
+        pt.validate(
+            model,
+            prepared,
+            WS,
+            table,
+            glove=PARAMS,
+            sizes=(30,),
+            show_progress=False,
+            n_random=2,
+            seeds=(0, 1),
+            max_missing=0.2,
+            random_state=0,
+            executor="serial",
+            n_jobs=None,
+        )
 
 
 def test_agreement_is_pearson_and_spearman() -> None:
@@ -390,9 +445,9 @@ def test_top_documents_rejects_direction(table, prepared, one_line) -> None:
 
 def test_top_documents_follows_positions_not_labels(docs: pd.DataFrame, cache) -> None:
     shuffled = docs.iloc[::-1]  # index 39, 38, ..., 0
-    p = prepare(shuffled, min_count=1, window=WINDOW, show_progress=False)
+    p = prepare(shuffled, min_count=1, window=WINDOW, show_progress=False, max_size=None)
     m = GloVe(**PARAMS, show_progress=False).fit(p.X)
-    t = pt.score_documents(m, p, [WS], show_progress=False)[WS]
+    t = pt.score_documents(m, p, [WS], show_progress=False, max_missing=0.2)[WS]
     k = int(t["delta_b"].idxmax())  # position in the corpus
     top = pt.top_documents(t, p, n=1)
     assert top["title"].iloc[0] == shuffled["title"].iloc[k]

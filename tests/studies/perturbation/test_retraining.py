@@ -14,7 +14,7 @@ from nlpbias.studies.perturbation.retraining import retrain_removals
 @pytest.fixture(scope="module")
 def toy():
     docs = make_docs()
-    vocab = build_vocabulary(docs, min_count=1)
+    vocab = build_vocabulary(docs, min_count=1, max_size=None)
     return vocab, encode_corpus(docs, vocab)
 
 
@@ -23,7 +23,16 @@ def test_retrain_removals(toy):
     params = {"vector_size": 4, "epochs": 3}
     sets = {"one": [0], "three": [1, 2, 7]}
     out = retrain_removals(
-        corpus, QUERY, sets, glove=params, seeds=[0, 5], window=WINDOW, show_progress=False
+        corpus,
+        QUERY,
+        sets,
+        glove=params,
+        seeds=[0, 5],
+        window=WINDOW,
+        show_progress=False,
+        max_missing=0.2,
+        executor="serial",
+        n_jobs=None,
     )
     assert list(out.columns) == [
         "removed",
@@ -42,7 +51,7 @@ def test_retrain_removals(toy):
     ]
     assert out["n_documents"].tolist() == [1, 1, 3, 3]
     np.testing.assert_allclose(out["actual"], out["B_full"] - out["B_removed"], rtol=1e-12)
-    index = weat_index(QUERY, vocab)
+    index = weat_index(QUERY, vocab, max_missing=0.2)
     X = cooccurrence(corpus, window=WINDOW, show_progress=False)
     for seed in (0, 5):
         m = GloVe(random_state=seed, show_progress=False, **params).fit(X)

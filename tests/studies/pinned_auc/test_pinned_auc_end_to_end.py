@@ -59,7 +59,9 @@ def runs() -> dict[str, pd.DataFrame]:
         result = balance_by_length(
             data["train"], data["debias_pool"], terms=TERMS, n_buckets=5, random_state=seed
         )
-        control = random_control(data["train"], data["random_pool"], result, random_state=seed)
+        control = random_control(
+            data["train"], data["random_pool"], result, random_state=seed, n_buckets=5
+        )
         variants = {
             "baseline": train,
             "mitigated": pd.concat([train, result.added[["text", "toxic"]]], ignore_index=True),

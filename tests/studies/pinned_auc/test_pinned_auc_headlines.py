@@ -35,7 +35,16 @@ def per_model(shift: float, scenarios=("main", "skew")) -> pd.DataFrame:
 
 
 def test_rows_carry_the_papers_differences_per_model():
-    rows = check_rows(study.headlines(per_model(-2.0), main="main", skew="skew", source="real"))
+    rows = check_rows(
+        study.headlines(
+            per_model(-2.0),
+            main="main",
+            skew="skew",
+            source="real",
+            n_bootstrap=2000,
+            random_state=0,
+        )
+    )
     assert rows["key"].tolist() == [
         "fped",
         "paed",
@@ -57,13 +66,21 @@ def test_rows_carry_the_papers_differences_per_model():
 
 
 def test_no_effect_is_not_reproduced_and_synthetic_is_not_testable():
-    rows = check_rows(study.headlines(per_model(0.0), main="main", source="real")).set_index("key")
+    rows = check_rows(
+        study.headlines(
+            per_model(0.0), main="main", source="real", n_bootstrap=2000, random_state=0
+        )
+    ).set_index("key")
     assert rows.loc["fped", "verdict"] == "not reproduced"
     assert "fped_in_domain" not in rows.index
-    synth = check_rows(study.headlines(per_model(-2.0), main="main", source="synthetic"))
+    synth = check_rows(
+        study.headlines(
+            per_model(-2.0), main="main", source="synthetic", n_bootstrap=2000, random_state=0
+        )
+    )
     assert (synth["verdict"] == "not testable offline").all()
 
 
 def test_unknown_scenario_is_named():
     with pytest.raises(ValueError, match="no per-model rows for scenario 'x'"):
-        study.headlines(per_model(0.0), main="x", source="real")
+        study.headlines(per_model(0.0), main="x", source="real", n_bootstrap=2000, random_state=0)

@@ -120,7 +120,9 @@ def test_fped_fned_by_hand():
 def test_differences_over_no_terms_are_undefined_not_zero():
     # no text mentions either term: FPED/FNED/PAED sum over no terms, which is undefined
     with pytest.warns(UndefinedMetricWarning):
-        r = bias_report(Y, S, threshold=0.5, texts=["hello"] * 8, terms=["gay", "deaf"])
+        r = bias_report(
+            Y, S, threshold=0.5, texts=["hello"] * 8, terms=["gay", "deaf"], random_state=None
+        )
     with pytest.warns(UndefinedMetricWarning) as caught:
         d = r.difference()
     assert d[["FPED", "FNED", "PAED"]].isna().all()
@@ -394,7 +396,9 @@ def test_min_rows_and_text_membership():
     # gay: non-toxic .7 is a false positive, toxic .9 is found -> FPR 1, FNR 0
     assert bg.loc["gay", ["fpr", "fnr"]].tolist() == [1.0, 0.0]
     with pytest.warns(UndefinedMetricWarning):
-        r3 = bias_report(y, s, texts=texts, terms=["gay"], threshold=0.5, min_rows=3)
+        r3 = bias_report(
+            y, s, texts=texts, terms=["gay"], threshold=0.5, min_rows=3, random_state=None
+        )
     assert r3.by_group.loc[0, "reason"].startswith("only 2 rows that mention 'gay', fewer than")
 
 
@@ -444,7 +448,9 @@ def test_auc_and_one_class_errors(one_line):
         auc([1, 1, 1], [0.2, 0.5, 0.9])
     assert one_line(err).startswith("AUC is undefined: y_true has only class 1 (all 3 rows);")
     with pytest.raises(ValueError, match="only class 0"):
-        bias_report([0, 0], [0.1, 0.2], membership=pd.DataFrame({"t": [True, False]}))
+        bias_report(
+            [0, 0], [0.1, 0.2], membership=pd.DataFrame({"t": [True, False]}), random_state=None
+        )
 
 
 @pytest.mark.parametrize(
@@ -517,7 +523,7 @@ def test_bad_input_raises_one_line_errors(kwargs, match, one_line):
         kwargs.setdefault("membership", pd.DataFrame({"a": [True, False, True][:2]}))
     y, s = kwargs.pop("y_true"), kwargs.pop("y_score")
     with pytest.raises(ValueError, match=match) as err:
-        bias_report(y, s, **kwargs)
+        bias_report(y, s, **kwargs, random_state=None)
     one_line(err)
 
 

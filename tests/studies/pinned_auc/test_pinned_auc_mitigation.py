@@ -124,7 +124,7 @@ def test_no_additions_when_not_disproportionate() -> None:
         {"text": ["gay x", "gay y", "a", "b"], "toxic": [True, False, True, False]}
     )
     pool = pd.DataFrame({"text": ["gay pride", "gay bar"]})
-    res = balance_by_length(train, pool, terms=["gay"], n_buckets=1)
+    res = balance_by_length(train, pool, terms=["gay"], n_buckets=1, random_state=None)
     assert res.added.empty and list(res.added.columns) == [
         "text",
         "toxic",
@@ -154,7 +154,7 @@ def test_text_with_two_terms_is_drawn_once(terms, credited) -> None:
         {"text": ["gay a", "deaf b", "c", "d"], "toxic": [True, True, False, False]}
     )
     pool = pd.DataFrame({"text": ["gay and deaf"]})
-    res = balance_by_length(train, pool, terms=terms, n_buckets=1)
+    res = balance_by_length(train, pool, terms=terms, n_buckets=1, random_state=None)
     assert res.added["term"].tolist() == [credited]
     rep = res.report.set_index("term")
     other = terms[1]
@@ -179,24 +179,59 @@ def test_determinism_and_seed_dependence() -> None:
 def test_case_insensitive_whole_word_matching() -> None:
     train = pd.DataFrame({"text": ["Gay x", "y"], "toxic": [True, False]})
     pool = pd.DataFrame({"text": ["gaydar", "GAY rights"]})
-    res = balance_by_length(train, pool, terms=["gay"], n_buckets=1)
+    res = balance_by_length(train, pool, terms=["gay"], n_buckets=1, random_state=None)
     assert res.report.loc[0, "available"] == 1 and res.added["text"].tolist() == ["GAY rights"]
 
 
 def test_errors_are_one_line(one_line) -> None:
     train, pool = _train(), _pool()
     cases = [
-        (ValueError, lambda: balance_by_length(train, pool.iloc[:0], terms=["gay"])),
-        (ValueError, lambda: balance_by_length(train.assign(toxic=False), pool, terms=["gay"])),
-        (KeyError, lambda: balance_by_length(train, pool, terms=["gay"], label="label")),
+        (
+            ValueError,
+            lambda: balance_by_length(
+                train, pool.iloc[:0], terms=["gay"], n_buckets=5, random_state=None
+            ),
+        ),
+        (
+            ValueError,
+            lambda: balance_by_length(
+                train.assign(toxic=False), pool, terms=["gay"], n_buckets=5, random_state=None
+            ),
+        ),
         (
             KeyError,
-            lambda: balance_by_length(train, pool.rename(columns={"text": "t"}), terms=["gay"]),
+            lambda: balance_by_length(
+                train, pool, terms=["gay"], label="label", n_buckets=5, random_state=None
+            ),
         ),
-        (ValueError, lambda: balance_by_length(train, pool.assign(toxic=True), terms=["gay"])),
-        (ValueError, lambda: balance_by_length(train, pool, terms=[])),
-        (TypeError, lambda: balance_by_length(train, pool, terms="gay")),
-        (ValueError, lambda: balance_by_length(train, pool, terms=["gay"], n_buckets=0)),
+        (
+            KeyError,
+            lambda: balance_by_length(
+                train,
+                pool.rename(columns={"text": "t"}),
+                terms=["gay"],
+                n_buckets=5,
+                random_state=None,
+            ),
+        ),
+        (
+            ValueError,
+            lambda: balance_by_length(
+                train, pool.assign(toxic=True), terms=["gay"], n_buckets=5, random_state=None
+            ),
+        ),
+        (
+            ValueError,
+            lambda: balance_by_length(train, pool, terms=[], n_buckets=5, random_state=None),
+        ),
+        (
+            TypeError,
+            lambda: balance_by_length(train, pool, terms="gay", n_buckets=5, random_state=None),
+        ),
+        (
+            ValueError,
+            lambda: balance_by_length(train, pool, terms=["gay"], n_buckets=0, random_state=None),
+        ),
     ]
     msgs = []
     for exc, call in cases:
@@ -217,13 +252,13 @@ def _random_pool() -> pd.DataFrame:
 
 def test_random_control_matches_counts_per_bucket() -> None:
     res = balance_by_length(_train(), _pool(), terms=["gay", "deaf"], n_buckets=2, random_state=0)
-    ctrl = random_control(_train(), _random_pool(), res, random_state=0)
+    ctrl = random_control(_train(), _random_pool(), res, random_state=0, n_buckets=5)
     assert ctrl["bucket"].value_counts().sort_index().to_dict() == {1: 2, 2: 1}
     lengths = ctrl["text"].str.len()
     assert (lengths[ctrl["bucket"] == 1] <= 25).all() and (lengths[ctrl["bucket"] == 2] > 25).all()
     assert set(ctrl["source"]) == {"random"} and not ctrl["toxic"].any()
     assert ctrl.index.is_unique
-    again = random_control(_train(), _random_pool(), res, random_state=0)
+    again = random_control(_train(), _random_pool(), res, random_state=0, n_buckets=5)
     pd.testing.assert_frame_equal(ctrl, again)
     same = random_control(_train(), _random_pool(), {1: 2, 2: 1}, n_buckets=2, random_state=0)
     pd.testing.assert_frame_equal(ctrl, same)
@@ -231,10 +266,14 @@ def test_random_control_matches_counts_per_bucket() -> None:
 
 def test_random_control_shortfall(one_line, caplog) -> None:
     with caplog.at_level("WARNING", logger="nlpbias.studies.pinned_auc.mitigation"):
-        ctrl = random_control(_train(), _random_pool(), {1: 0, 2: 6}, n_buckets=2)
+        ctrl = random_control(
+            _train(), _random_pool(), {1: 0, 2: 6}, n_buckets=2, random_state=None
+        )
     assert ctrl["bucket"].tolist() == [2, 2, 2, 2] and "bucket 2 asks for 6" in caplog.text
     with pytest.raises(ValueError) as err:
-        random_control(_train(), _random_pool(), {2: 6}, n_buckets=2, strict=True)
+        random_control(
+            _train(), _random_pool(), {2: 6}, n_buckets=2, strict=True, random_state=None
+        )
     assert "pool has 4" in one_line(err)
 
 
@@ -242,11 +281,34 @@ def test_random_control_rejects_bad_counts_and_other_train(one_line) -> None:
     res = balance_by_length(_train(), _pool(), terms=["gay"], n_buckets=2, random_state=0)
     other = _train().iloc[:12]
     cases = [
-        (ValueError, lambda: random_control(other, _random_pool(), res)),
-        (ValueError, lambda: random_control(_train(), _random_pool(), {3: 1}, n_buckets=2)),
-        (ValueError, lambda: random_control(_train(), _random_pool(), {1: -1}, n_buckets=2)),
-        (TypeError, lambda: random_control(_train(), _random_pool(), [1, 2], n_buckets=2)),
-        (ValueError, lambda: random_control(_train(), _random_pool().iloc[:0], res)),
+        (
+            ValueError,
+            lambda: random_control(other, _random_pool(), res, n_buckets=5, random_state=None),
+        ),
+        (
+            ValueError,
+            lambda: random_control(
+                _train(), _random_pool(), {3: 1}, n_buckets=2, random_state=None
+            ),
+        ),
+        (
+            ValueError,
+            lambda: random_control(
+                _train(), _random_pool(), {1: -1}, n_buckets=2, random_state=None
+            ),
+        ),
+        (
+            TypeError,
+            lambda: random_control(
+                _train(), _random_pool(), [1, 2], n_buckets=2, random_state=None
+            ),
+        ),
+        (
+            ValueError,
+            lambda: random_control(
+                _train(), _random_pool().iloc[:0], res, n_buckets=5, random_state=None
+            ),
+        ),
     ]
     for exc, call in cases:
         with pytest.raises(exc) as err:
@@ -293,7 +355,7 @@ def test_real_davidson_with_dixon_pool() -> None:
     pool = load_dixon_pool("debias")
     pool = pool[pool["split"] == "train"]
     terms = load_identity_terms()
-    res = balance_by_length(train, pool, terms=terms, random_state=0)
+    res = balance_by_length(train, pool, terms=terms, random_state=0, n_buckets=5)
     assert isinstance(res, BalanceResult)
     rep, added = res.report, res.added
     k = len(res.edges) - 1
@@ -314,6 +376,6 @@ def test_real_davidson_with_dixon_pool() -> None:
     buckets, _ = length_buckets(added["text"].str.len(), edges=res.edges)
     assert buckets.tolist() == added["bucket"].tolist()
     rand = load_dixon_pool("random")
-    ctrl = random_control(train, rand[rand["split"] == "train"], res, random_state=0)
+    ctrl = random_control(train, rand[rand["split"] == "train"], res, random_state=0, n_buckets=5)
     got = ctrl["bucket"].value_counts().reindex(res.added_per_bucket.index, fill_value=0)
     assert (got <= res.added_per_bucket).all() and got.sum() > 0

@@ -16,11 +16,18 @@ from nlpbias.studies.pinned_auc.synthetic import DEFAULT_TERMS
 def run(tmp_path_factory: pytest.TempPathFactory) -> dict:
     mp = pytest.MonkeyPatch()
     mp.setenv("NLPBIAS_CACHE", str(tmp_path_factory.mktemp("cache")))
-    data = pa.load_study_data(use_data_home=False, n_synthetic=2000, random_state=0)
-    families, balance = pa.build_families(data, terms=list(DEFAULT_TERMS), random_state=0)
+    data = pa.load_study_data(
+        use_data_home=False, n_synthetic=2000, random_state=0, max_train=None, max_templates=None
+    )
+    families, balance = pa.build_families(
+        data, terms=list(DEFAULT_TERMS), random_state=0, n_buckets=5
+    )
     scores = pa.train_and_score(families, data.eval_sets, seeds=[0, 1], model="linear",
+                                model_params=None, embedding="glove-6b-50d", n_jobs=1,
                                 progress=False)  # fmt: skip
-    results = pa.evaluate(scores, data.eval_sets, terms=list(DEFAULT_TERMS))
+    results = pa.evaluate(
+        scores, data.eval_sets, terms=list(DEFAULT_TERMS), threshold_on="general", random_state=0
+    )
     yield {"data": data, "families": families, "balance": balance, "scores": scores, **results}
     mp.undo()
 
@@ -65,7 +72,9 @@ def test_mitigation_lowers_template_bias_on_the_planted_scenario(run: dict) -> N
 
 def test_family_summary_by_hand() -> None:
     table = pd.DataFrame({"family": ["a", "a", "b"], "eval_set": "s", "FPED": [1.0, 3.0, 2.0]})
-    out = pa.family_summary(table, metrics=["FPED"], random_state=0).set_index("family")
+    out = pa.family_summary(table, metrics=["FPED"], random_state=0, n_bootstrap=2000).set_index(
+        "family"
+    )
     assert out.loc["a", ["n_models", "mean", "sum"]].tolist() == [2, 2.0, 4.0]
     assert out.loc["a", "std"] == pytest.approx(np.sqrt(2))
     assert 1.0 <= out.loc["a", "ci_low"] <= out.loc["a", "ci_high"] <= 3.0
@@ -74,9 +83,19 @@ def test_family_summary_by_hand() -> None:
 
 def test_bad_requests(run: dict, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="threshold_on='nope' is not an evaluation set"):
-        pa.evaluate(run["scores"], run["data"].eval_sets, terms=["gay"], threshold_on="nope")
+        pa.evaluate(
+            run["scores"], run["data"].eval_sets, terms=["gay"], threshold_on="nope", random_state=0
+        )
     with pytest.raises(ValueError, match="at least one family"):
-        pa.train_and_score({}, run["data"].eval_sets, seeds=[0])
+        pa.train_and_score(
+            {},
+            run["data"].eval_sets,
+            seeds=[0],
+            model="cnn",
+            model_params=None,
+            embedding="glove-6b-50d",
+            n_jobs=1,
+        )
 
 
 def test_verdicts_say_lower_and_whether_seeds_separate_the_families() -> None:
@@ -118,8 +137,10 @@ def test_cnns_trained_two_at_a_time_score_exactly_as_one_after_the_other(
 ) -> None:
     """n_jobs=2 (a process pool, one torch thread per CNN) against n_jobs=1, each run with its
     own empty cache so that neither reads the other's models: the scores are bit-identical."""
-    data = pa.load_study_data(use_data_home=False, n_synthetic=600, random_state=0)
-    families, _ = pa.build_families(data, terms=list(DEFAULT_TERMS), random_state=0)
+    data = pa.load_study_data(
+        use_data_home=False, n_synthetic=600, random_state=0, max_train=None, max_templates=None
+    )
+    families, _ = pa.build_families(data, terms=list(DEFAULT_TERMS), random_state=0, n_buckets=5)
     families = {k: families[k] for k in ("baseline", "bias mitigated")}
     params = {"n_filters": 8, "dense_units": 8, "max_epochs": 2, "show_progress": False}
     scores = {}
@@ -133,4 +154,12 @@ def test_cnns_trained_two_at_a_time_score_exactly_as_one_after_the_other(
     pd.testing.assert_frame_equal(scores[1], scores[2], check_exact=True)
     assert scores[1].groupby(["family", "seed"])["score"].std().nunique() == 4  # 4 models
     with pytest.raises(ValueError, match="n_jobs"):
-        pa.train_and_score(families, data.eval_sets, seeds=[0], model="linear", n_jobs=0)
+        pa.train_and_score(
+            families,
+            data.eval_sets,
+            seeds=[0],
+            model="linear",
+            n_jobs=0,
+            model_params=None,
+            embedding="glove-6b-50d",
+        )

@@ -11,10 +11,21 @@ from nlpbias.studies import pinned_auc as study
 
 @pytest.fixture(scope="module")
 def demo_run():
-    data = study.load_study_data(use_data_home=False, n_synthetic=1500, random_state=0)
-    skew_data, skew = study.skewed_scenario(data, random_state=0)
+    data = study.load_study_data(
+        use_data_home=False, n_synthetic=1500, random_state=0, max_train=None, max_templates=None
+    )
+    skew_data, skew = study.skewed_scenario(data, random_state=0, toxic_share=0.15, hold_back=0.5)
     run = study.run_scenario(
-        skew_data, seeds=[0, 1], model="linear", embedding=None, progress=False
+        skew_data,
+        seeds=[0, 1],
+        model="linear",
+        embedding=None,
+        progress=False,
+        model_params=None,
+        n_buckets=5,
+        threshold_on="general",
+        n_jobs=1,
+        random_state=0,
     )
     return data, skew_data, skew, run
 
@@ -52,6 +63,7 @@ def test_compare_scenarios_tables(demo_run):
         {"a": run["results"], "b": run["results"]},
         term_sets={"all terms": None, "skewed terms": skew.skewed_terms, "none": []},
         n_bootstrap=50,
+        random_state=0,
     )
     assert set(per_model["terms"]) == {"all terms", "skewed terms"}
     assert len(per_model) == 2 * 2 * 3 * 2  # scenarios x term sets x families x seeds
@@ -97,15 +109,17 @@ def test_family_difference_interval():
             "FPED": np.r_[rng.normal(2, 0.1, 10), rng.normal(5, 0.1, 10)],
         }
     )
-    d = study.family_difference(t, "FPED", random_state=0)
+    d = study.family_difference(t, "FPED", random_state=0, n_bootstrap=2000)
     assert d["ci_low"] < d["difference"] < d["ci_high"] < 0
     assert d["difference"] == pytest.approx(t.groupby("family")["FPED"].mean().diff().iloc[-1])
-    assert study.family_difference(t, "FPED", random_state=0) == d
+    assert study.family_difference(t, "FPED", random_state=0, n_bootstrap=2000) == d
     same = t.assign(family=np.where(np.arange(20) % 2, "bias mitigated", "baseline"))
-    d0 = study.family_difference(same, "FPED", random_state=0)
+    d0 = study.family_difference(same, "FPED", random_state=0, n_bootstrap=2000)
     assert d0["ci_low"] < 0 < d0["ci_high"]
     with pytest.raises(ValueError, match="no values"):
-        study.family_difference(t, "FPED", reference="random control")
+        study.family_difference(
+            t, "FPED", reference="random control", n_bootstrap=2000, random_state=0
+        )
 
 
 def test_scenario_verdicts_one_block_per_term_set(demo_run):
@@ -114,6 +128,7 @@ def test_scenario_verdicts_one_block_per_term_set(demo_run):
         {"a": run["results"]},
         term_sets={"all terms": None, "skewed terms": skew.skewed_terms},
         n_bootstrap=50,
+        random_state=0,
     )
     v = study.scenario_verdicts(summary, "a")
     assert v.index.tolist() == ["all terms", "all terms", "skewed terms", "skewed terms"]

@@ -27,7 +27,7 @@ COUNTS = {"gay": (2000, 100), "queer": (1000, 100), "black": (500, 400), "muslim
 
 
 def test_target_ratios_and_toxic_share_are_reached():
-    res = skew_in_domain(corpus(COUNTS), TARGETS, toxic_share=0.15, random_state=0)
+    res = skew_in_domain(corpus(COUNTS), TARGETS, toxic_share=0.15, random_state=0, hold_back=0.5)
     assert res.train["toxic"].mean() == pytest.approx(0.15, abs=0.002)
     freq = identity_term_frequencies(res.train, list(TARGETS)).set_index("term")
     for term, target in TARGETS.items():
@@ -40,7 +40,7 @@ def test_target_ratios_and_toxic_share_are_reached():
 
 def test_pools_are_disjoint_non_toxic_and_hold_what_they_should():
     data = corpus(COUNTS)
-    res = skew_in_domain(data, TARGETS, toxic_share=0.15, random_state=0)
+    res = skew_in_domain(data, TARGETS, toxic_share=0.15, random_state=0, hold_back=0.5)
     parts = [set(res.train.index), set(res.held_back.index), set(res.control_pool.index)]
     assert not (parts[0] & parts[1] or parts[0] & parts[2] or parts[1] & parts[2])
     assert not res.held_back["toxic"].any() and not res.control_pool["toxic"].any()
@@ -58,7 +58,7 @@ def test_pools_are_disjoint_non_toxic_and_hold_what_they_should():
 def test_toxic_limited_and_too_rare_terms():
     counts = {"gay": (10, 300), "queer": (0, 50)}
     res = skew_in_domain(
-        corpus(counts), {"gay": 6.0, "queer": 5.0}, toxic_share=0.15, random_state=1
+        corpus(counts), {"gay": 6.0, "queer": 5.0}, toxic_share=0.15, random_state=1, hold_back=0.5
     )
     rep = res.report.set_index("term")
     assert rep.loc["gay", "status"] == "toxic-limited"
@@ -71,9 +71,9 @@ def test_toxic_limited_and_too_rare_terms():
 
 def test_same_seed_same_sets_other_seed_other_sets():
     data = corpus(COUNTS)
-    a = skew_in_domain(data, TARGETS, random_state=3)
-    b = skew_in_domain(data, TARGETS, random_state=3)
-    c = skew_in_domain(data, TARGETS, random_state=4)
+    a = skew_in_domain(data, TARGETS, random_state=3, toxic_share=0.15, hold_back=0.5)
+    b = skew_in_domain(data, TARGETS, random_state=3, toxic_share=0.15, hold_back=0.5)
+    c = skew_in_domain(data, TARGETS, random_state=4, toxic_share=0.15, hold_back=0.5)
     pd.testing.assert_frame_equal(a.train, b.train)
     pd.testing.assert_frame_equal(a.held_back, b.held_back)
     assert not a.train.index.equals(c.train.index)
@@ -92,16 +92,18 @@ def test_same_seed_same_sets_other_seed_other_sets():
 )
 def test_bad_arguments_are_refused(kwargs, match):
     with pytest.raises(ValueError, match=match):
-        skew_in_domain(corpus(COUNTS), **kwargs)
+        skew_in_domain(
+            corpus(COUNTS), **{"toxic_share": 0.15, "hold_back": 0.5, **kwargs}, random_state=None
+        )
 
 
 def test_too_high_toxic_share_says_so():
     few = corpus(COUNTS, n_tox=10)
     with pytest.raises(ValueError, match="toxic_share=0.15 needs"):
-        skew_in_domain(few, TARGETS, toxic_share=0.15, random_state=0)
+        skew_in_domain(few, TARGETS, toxic_share=0.15, random_state=0, hold_back=0.5)
     few_free = corpus(COUNTS, n_non=2000)
     with pytest.raises(ValueError, match="raise toxic_share"):
-        skew_in_domain(few_free, TARGETS, toxic_share=0.15, random_state=0)
+        skew_in_domain(few_free, TARGETS, toxic_share=0.15, random_state=0, hold_back=0.5)
 
 
 def test_table1_ratios():

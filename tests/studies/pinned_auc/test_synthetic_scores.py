@@ -24,6 +24,6 @@ def test_deterministic_and_validated() -> None:
     b = make_shifted_groups(50, random_state=3)
     assert a.equals(b) and not a.equals(make_shifted_groups(50, random_state=4))
     with pytest.raises(ValueError, match="n_per_group"):
-        make_shifted_groups(1)
+        make_shifted_groups(1, random_state=None)
     with pytest.raises(ValueError, match="shifts is empty"):
-        make_shifted_groups(10, shifts={})
+        make_shifted_groups(10, shifts={}, random_state=None)

@@ -32,7 +32,7 @@ def _groups(df: pd.DataFrame, by: str | None):
 
 
 def summarise_term_frequencies(
-    freq: pd.DataFrame, *, by: str | None = "dataset", k: int = 3, min_count: int = 5
+    freq: pd.DataFrame, *, by: str | None = "dataset", k: int = 3, min_count: int
 ) -> str:
     """Markdown bullets naming the most and least over-represented terms per group.
 
@@ -51,7 +51,7 @@ def summarise_term_frequencies(
     --------
     >>> freq = pd.DataFrame({"term": ["a", "b"], "n_overall": [9, 9], "share_overall": [.1, .1],
     ...                      "share_toxic": [.3, .05], "toxic_rate": [.6, .1], "ratio": [3.0, .5]})
-    >>> print(summarise_term_frequencies(freq, k=1))
+    >>> print(summarise_term_frequencies(freq, k=1, min_count=5))
     - of the 2 terms found in at least 5 texts, the most over-represented in toxic texts is *a* (in 30.0 % of toxic texts vs 10.0 % of all texts; toxic rate 60.0 %; ratio 3.00) and the least is *b* (in 5.00 % of toxic texts vs 10.0 % of all texts; toxic rate 10.0 %; ratio 0.50).
     """  # noqa: E501
     need = ["term", "n_overall", "share_overall", "share_toxic", "toxic_rate", "ratio"]
@@ -192,7 +192,7 @@ def summarise_table1(
     lengths: pd.DataFrame,
     paper_pct: dict[str, dict[str, float]],
     *,
-    min_count: int = 5,
+    min_count: int,
     by: str | None = "dataset",
 ) -> str:
     """Markdown bullets: how many of the paper's terms are over-represented here and in the paper,

@@ -96,8 +96,8 @@ def _blocks(scores: pd.DataFrame):
 def correlations(
     scores: pd.DataFrame,
     *,
-    n_resamples: int = 9_999,
-    random_state: int = 0,
+    n_resamples: int,
+    random_state: int,
     min_points: int = 5,
 ) -> pd.DataFrame:
     """Spearman ρ and permutation p between intrinsic and extrinsic metrics (Tables 3-10).
@@ -177,7 +177,7 @@ def mean_rho_interval(
     *,
     n_resamples: int = 2000,
     confidence_level: float = 0.95,
-    random_state: int = 0,
+    random_state: int,
 ) -> tuple[float, float, int]:
     """Percentile bootstrap interval, over the embeddings, of the mean ρ of some cells.
 
@@ -206,8 +206,9 @@ def mean_rho_interval(
     >>> s = pd.DataFrame({"family": "coref", "algorithm": "a", "method": ["original"] + ["ar"] * 5,
     ...     "modset": [None] + ["extracted"] * 5, "intrinsic:extracted:weat": [0., 1, 2, 3, 4, 5],
     ...     "extrinsic:type1_f1": [0., 1, 2, 3, 5, 4]})
-    >>> cells = correlations(s, n_resamples=9).query("metric == 'f1' and intrinsic == 'weat'")
-    >>> low, high, n = mean_rho_interval(s, cells, n_resamples=200)
+    >>> corr = correlations(s, n_resamples=9, random_state=0)
+    >>> cells = corr.query("metric == 'f1' and intrinsic == 'weat'")
+    >>> low, high, n = mean_rho_interval(s, cells, n_resamples=200, random_state=0)
     >>> bool(low <= cells["rho"].mean() <= high <= 1.0), n
     (True, 6)
     """

@@ -82,7 +82,7 @@ def evaluate_embedding(
     *,
     corpus_options: Mapping[str, Any],
     seeds: Sequence[int],
-    task_options: Mapping[str, Mapping[str, Any]] | None = None,
+    task_options: Mapping[str, Mapping[str, Any]] | None,
     ddof: int = 0,
     rnsb_runs: int = 10,
     max_missing: float = 0.5,

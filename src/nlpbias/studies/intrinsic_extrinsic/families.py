@@ -158,7 +158,7 @@ def evaluation_sets(family: Family, modset: str | None) -> dict[str, str]:
     return out
 
 
-def wordset_table(families: Sequence[str] = tuple(FAMILIES)) -> pd.DataFrame:
+def wordset_table(families: Sequence[str]) -> pd.DataFrame:
     """The word sets of the study (the paper's Table 1): roles, names and sizes.
 
     Examples

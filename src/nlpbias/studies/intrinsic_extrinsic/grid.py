@@ -75,13 +75,13 @@ def _spec_id(spec: Mapping[str, Any]) -> str:
 
 def embedding_grid(
     *,
-    families: Sequence[str] = ("coref", "hsd_gender", "hsd_race"),
-    algorithms: Sequence[str] = ALGORITHMS,
-    modsets: Sequence[str] = MODSETS,
-    balance_p: Sequence[float] = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
-    attract_repel: Mapping[str, Sequence[float]] | None = None,
-    modes: Sequence[str] = ("debias", "overbias"),
-    corpora: Mapping[str, str] | None = None,
+    families: Sequence[str],
+    algorithms: Sequence[str],
+    modsets: Sequence[str],
+    balance_p: Sequence[float],
+    attract_repel: Mapping[str, Sequence[float]],
+    modes: Sequence[str],
+    corpora: Mapping[str, str] | None,
 ) -> list[dict[str, Any]]:
     """The embeddings of the study, as a list of specification dicts.
 
@@ -106,7 +106,7 @@ def embedding_grid(
     --------
     >>> grid = embedding_grid(families=["coref"], algorithms=["word2vec"], modsets=["extracted"],
     ...                       balance_p=[0.0], attract_repel={"delta_sim": [1], "delta_ant": [0],
-    ...                       "reg": [0.05]})
+    ...                       "reg": [0.05]}, modes=["debias", "overbias"], corpora=None)
     >>> [g["id"] for g in grid][:2]
     ['gutenberg/word2vec/original', 'gutenberg/word2vec/coref:extracted/balance-debias-p0.0']
     >>> len(grid)
@@ -123,7 +123,7 @@ def embedding_grid(
         )
     for p in balance_p:
         check_number(p, "each of balance_p", low=0.0, high=1.0)
-    ar = dict(attract_repel or {"delta_sim": [0, 1], "delta_ant": [0, 1], "reg": [0.1, 0.05, 0.01]})
+    ar = dict(attract_repel)
     if set(ar) != {"delta_sim", "delta_ant", "reg"}:
         raise ValueError(
             f"attract_repel must have the keys delta_sim, delta_ant, reg; got {sorted(ar)}"

@@ -141,7 +141,7 @@ def headlines(
     *,
     task_options: Mapping[str, Any],
     n_resamples: int = 2000,
-    random_state: int = 0,
+    random_state: int,
     chapter: str = "intrinsic_extrinsic",
 ) -> list[dict[str, Any]]:
     """Headline rows of the chapter (see the module docstring).

@@ -44,8 +44,8 @@ def max_gap_null(
     y_pred_or_score: Any,
     group: Any,
     estimator: LOGAN | None = None,
-    n_permutations: int = 200,
-    random_state: int | np.random.Generator | None = None,
+    n_permutations: int,
+    random_state: int | np.random.Generator | None,
     show_progress: bool = True,
 ) -> NullResult:
     """Permutation null of the largest eligible-cluster |gap|: shuffle the group labels, refit.
@@ -94,7 +94,7 @@ def random_split_gap(
     group: Any = None,
     metric: str = "accuracy",
     n_splits: int = 5,
-    random_state: int | np.random.Generator | None = None,
+    random_state: int | np.random.Generator | None,
 ) -> pd.DataFrame:
     """Gap between two random groups: the paper's calibration (2.4 %; threshold = mean + sd).
 

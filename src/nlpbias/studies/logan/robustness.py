@@ -57,7 +57,7 @@ def lambda_path(
     rows: Mapping[str, Any],
     *,
     estimator: LOGAN | None = None,
-    grid: Iterable[float] = (1, 30, 100, 200, 300, 1000),
+    grid: Iterable[float],
     rules: Iterable[str] = RULES,
     threshold: float = 5.0,
 ) -> pd.DataFrame:
@@ -108,7 +108,7 @@ def seed_spread(
     *,
     lams: Mapping[str, float],
     estimator: LOGAN | None = None,
-    n_seeds: int = 20,
+    n_seeds: int,
     threshold: float = 5.0,
     show_progress: bool = False,
 ) -> pd.DataFrame:
@@ -120,7 +120,7 @@ def seed_spread(
         ``X, y_true, y_pred_or_score, group`` of one attribute.
     lams : mapping
         ``lam`` per LOGAN rule (``{"paper": 1.0, "exact": 30.0}``); a rule left out is not fitted.
-    n_seeds : int, default 20
+    n_seeds : int
         Seeds 0 .. n_seeds - 1; seed ``s`` gives all methods the same k-means++ initialisation.
 
     Returns

@@ -106,12 +106,12 @@ def _classify(
 def load_logan_data(
     *,
     use_data_home: bool,
-    classifier: str = "frozen",
-    classifier_params: dict[str, Any] | None = None,
+    classifier: str,
+    classifier_params: dict[str, Any] | None,
+    n_synthetic: int,
+    random_state: int | None,
     test_fraction: float = 0.2,
     max_train: int | None = None,
-    n_synthetic: int = 4000,
-    random_state: int | None = 0,
 ) -> LoganData:
     """The study's evaluation rows (see the module docstring)."""
     check_choice(classifier, "classifier", ("frozen", "finetune"))
@@ -192,14 +192,14 @@ def run_attribute(
     data: LoganData,
     attribute: str,
     *,
-    n_clusters: int = 10,
-    lam_grid: tuple[float, ...] = (1, 5, 10, 100),
-    min_group_size: int = 20,
+    n_clusters: int,
+    lam_grid: tuple[float, ...],
+    min_group_size: int,
+    n_permutations: int,
+    random_state: int | None,
     min_clusters: int = 5,
     n_init: int = 1,
-    n_permutations: int = 200,
     threshold: float = 5.0,
-    random_state: int | None = 0,
     show_progress: bool = True,
 ) -> dict[str, Any]:
     """λ selection, K-Means vs LOGAN, the permutation null and random-split gaps for one attribute.
@@ -300,7 +300,7 @@ def topic_word_table(
     *,
     exclude: list[str] | tuple[str, ...] = (),
     n_words: int = 10,
-    random_state: int | None = 0,
+    random_state: int | None,
 ) -> pd.DataFrame:
     """Topic words of the most and the least biased eligible LOGAN cluster of each attribute.
 
@@ -343,12 +343,12 @@ def run_robustness(
     data: LoganData,
     attribute: str,
     *,
-    path_grid: tuple[float, ...] = (1, 30, 100, 200, 300, 1000),
-    n_seeds: int = 20,
-    n_clusters: int = 10,
-    min_group_size: int = 20,
+    path_grid: tuple[float, ...],
+    n_seeds: int,
+    n_clusters: int,
+    min_group_size: int,
+    random_state: int | None,
     min_clusters: int = 5,
-    random_state: int | None = 0,
     show_progress: bool = True,
 ) -> dict[str, Any]:
     """The λ path of both rules and the spread over k-means++ seeds for one attribute.

@@ -138,7 +138,7 @@ def select_lambda(
     y_pred_or_score: Any,
     group: Any,
     estimator: LOGAN | None = None,
-    grid: Iterable[float] = (1, 5, 10, 100),
+    grid: Iterable[float],
     threshold: float = 5.0,
 ) -> tuple[float, pd.DataFrame]:
     """Fit LOGAN for each ``lam`` in ``grid``; pick the one with the most biased clusters.
@@ -163,7 +163,9 @@ def select_lambda(
     >>> rng = np.random.default_rng(0)
     >>> X, y, g = rng.normal(size=(200, 3)), rng.integers(0, 2, 200), np.tile([0, 1], 100)
     >>> est = LOGAN(n_clusters=2, min_clusters=1, random_state=0)
-    >>> lam, table = select_lambda(X, y_true=y, y_pred_or_score=y, group=g, estimator=est)
+    >>> lam, table = select_lambda(
+    ...     X, y_true=y, y_pred_or_score=y, group=g, estimator=est, grid=(1, 5, 10, 100)
+    ... )
     >>> lam in (1, 5, 10, 100), list(table.index)
     (True, [1.0, 5.0, 10.0, 100.0])
     """

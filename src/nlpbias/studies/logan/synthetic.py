@@ -67,7 +67,7 @@ def _compensation(local_gap: float, global_gap_max: float, w_a: float, w_b: floa
 
 
 def make_local_bias_data(
-    n: int = 4000,
+    n: int,
     *,
     dim: int = 16,
     n_regions: int = 6,
@@ -77,7 +77,7 @@ def make_local_bias_data(
     base_accuracy: float = 0.8,
     separation: float = 6.0,
     group_share: float = 0.5,
-    random_state: None | int | np.random.Generator = None,
+    random_state: None | int | np.random.Generator,
 ) -> dict:
     """Features, labels and predictions with a planted local accuracy gap between two groups.
 
@@ -86,7 +86,7 @@ def make_local_bias_data(
 
     Parameters
     ----------
-    n : int, default 4000
+    n : int
         Number of instances.
     dim : int, default 16
         Feature dimension (at least ``n_regions``: the centres are orthogonal directions).

@@ -26,7 +26,7 @@ def topic_words(
     n_topics: int = 1,
     stop_words: str | Iterable[str] | None = "english",
     exclude: Iterable[str] = (),
-    random_state: int | None = None,
+    random_state: int | None,
 ) -> pd.DataFrame:
     """Top words of each cluster's main LDA topic, with ``exclude`` (group words) removed.
 

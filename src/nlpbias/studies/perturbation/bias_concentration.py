@@ -110,7 +110,7 @@ def concentration_interval(
     tops: Sequence[float] = (0.01, 0.1),
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
-    random_state: int = 0,
+    random_state: int,
 ) -> pd.DataFrame:
     """Percentile bootstrap interval over the documents of the mean concentration.
 
@@ -128,7 +128,7 @@ def concentration_interval(
     Examples
     --------
     >>> t = {"a": pd.DataFrame({"delta_b": np.r_[50.0, np.ones(99)]})}
-    >>> ci = concentration_interval(t, tops=[0.01], n_resamples=200)
+    >>> ci = concentration_interval(t, tops=[0.01], n_resamples=200, random_state=0)
     >>> bool(ci.loc["top 1%", "ci_low"] <= ci.loc["top 1%", "share"] <= ci.loc["top 1%", "ci_high"])
     True
     """

@@ -52,7 +52,7 @@ class Vocabulary:
 
     Examples
     --------
-    >>> v = build_vocabulary([["a", "b", "a"], ["c", "a", "b"]], min_count=2)
+    >>> v = build_vocabulary([["a", "b", "a"], ["c", "a", "b"]], min_count=2, max_size=None)
     >>> v.words, v.counts.tolist(), v.ids(["b", "z", "a"]).tolist()
     (('a', 'b'), [3, 2], [1, -1, 0])
     """
@@ -88,7 +88,7 @@ def _check_documents(documents: Iterable[Sequence[str]]) -> list[Sequence[str]]:
 
 
 def build_vocabulary(
-    documents: Iterable[Sequence[str]], *, min_count: int = 5, max_size: int | None = None
+    documents: Iterable[Sequence[str]], *, min_count: int, max_size: int | None
 ) -> Vocabulary:
     """Count the tokens of tokenised documents and keep the frequent ones.
 
@@ -96,10 +96,10 @@ def build_vocabulary(
     ----------
     documents : iterable of lists of str
         Tokenised documents.
-    min_count : int, default 5
+    min_count : int
         Keep words occurring at least this often.
-    max_size : int, optional
-        Keep at most this many words (the most frequent).
+    max_size : int or None
+        Keep at most this many words (the most frequent; None: all).
 
     Returns
     -------
@@ -112,7 +112,7 @@ def build_vocabulary(
 
     Examples
     --------
-    >>> build_vocabulary([["x", "y", "x"]], min_count=1).words
+    >>> build_vocabulary([["x", "y", "x"]], min_count=1, max_size=None).words
     ('x', 'y')
     """
     min_count = check_int(min_count, "min_count", minimum=1)
@@ -196,7 +196,7 @@ def encode_corpus(documents: Iterable[Sequence[str]], vocab: Vocabulary) -> Corp
 
     Examples
     --------
-    >>> v = build_vocabulary([["a", "b", "a"]], min_count=2)
+    >>> v = build_vocabulary([["a", "b", "a"]], min_count=2, max_size=None)
     >>> c = encode_corpus([["a", "b", "a"], ["b"]], v)
     >>> c.ids.tolist(), c.offsets.tolist()
     ([0, 0], [0, 2, 2])
@@ -250,7 +250,7 @@ def cooccurrence(
 
     Examples
     --------
-    >>> v = build_vocabulary([["a", "b", "c"]], min_count=1)
+    >>> v = build_vocabulary([["a", "b", "c"]], min_count=1, max_size=None)
     >>> X = cooccurrence(encode_corpus([["a", "b", "c"]], v), window=2, show_progress=False)
     >>> X.toarray().tolist()
     [[0.0, 1.0, 0.5], [1.0, 0.0, 1.0], [0.5, 1.0, 0.0]]
@@ -350,7 +350,7 @@ def document_rows(
 
     Examples
     --------
-    >>> v = build_vocabulary([["a", "b"]], min_count=1)
+    >>> v = build_vocabulary([["a", "b"]], min_count=1, max_size=None)
     >>> c = encode_corpus([["a", "b"], ["a", "a"]], v)
     >>> document_rows(c, [0], window=1).toarray().tolist()
     [[0.0, 1.0], [2.0, 0.0]]

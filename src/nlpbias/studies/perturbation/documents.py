@@ -33,9 +33,9 @@ SOURCES = ("wiki", "gutenberg")
 def load_documents(
     source: str,
     *,
-    parts: Sequence[int] = (1,),
-    block_tokens: int = 1000,
-    max_documents: int | None = None,
+    parts: Sequence[int],
+    block_tokens: int,
+    max_documents: int | None,
 ) -> pd.DataFrame:
     """The documents of one source as a frame with ``title`` (and ``author``) and ``text``.
 
@@ -46,9 +46,9 @@ def load_documents(
         (:func:`nlpbias.data.corpora.load_wiki_summaries`); ``"gutenberg"``: blocks of
         ``block_tokens`` whitespace tokens of the books of ``parts``
         (:func:`nlpbias.data.corpora.gutenberg_documents`).
-    parts : sequence of int, default (1,)
+    parts : sequence of int
         Gutenberg parts (about 10M tokens each).
-    block_tokens : int, default 1000
+    block_tokens : int
         Gutenberg document size.
     max_documents : int, optional
         Keep only the first documents.
@@ -60,7 +60,9 @@ def load_documents(
 
     Examples
     --------
-    >>> docs = load_documents("wiki", max_documents=100)  # doctest: +SKIP
+    >>> docs = load_documents(
+    ...     "wiki", parts=[1], block_tokens=1000, max_documents=100
+    ... )  # doctest: +SKIP
     """
     from nlpbias.data import corpora
 
@@ -115,8 +117,8 @@ class Prepared:
 def prepare(
     documents: pd.DataFrame,
     *,
-    min_count: int = 20,
-    max_size: int | None = None,
+    min_count: int,
+    max_size: int | None,
     window: int = 8,
     show_progress: bool = True,
 ) -> Prepared:
@@ -127,7 +129,7 @@ def prepare(
     Examples
     --------
     >>> docs = pd.DataFrame({"text": ["the cat sat", "the dog sat"]})
-    >>> prepare(docs, min_count=2, show_progress=False).vocab.words
+    >>> prepare(docs, min_count=2, max_size=None, show_progress=False).vocab.words
     ('sat', 'the')
     """
     from nlpbias.core.progress import progress

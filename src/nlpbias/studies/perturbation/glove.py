@@ -182,7 +182,7 @@ class GloVe:
     Examples
     --------
     >>> docs = [["red", "apple", "red", "cherry"], ["blue", "sky", "blue", "sea"]] * 20
-    >>> v = build_vocabulary(docs, min_count=1)
+    >>> v = build_vocabulary(docs, min_count=1, max_size=None)
     >>> X = cooccurrence(encode_corpus(docs, v), window=2, show_progress=False)
     >>> m = GloVe(vector_size=4, epochs=50, show_progress=False).fit(X)
     >>> m.W_.shape, m.loss_[-1] < m.loss_[0]

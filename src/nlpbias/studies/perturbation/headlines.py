@@ -53,7 +53,7 @@ def headlines(
     reported: Mapping[str, Any],
     source: str,
     n_resamples: int = 1000,
-    random_state: int = 0,
+    random_state: int,
     chapter: str = "perturbation",
 ) -> list[dict[str, Any]]:
     """Headline rows of the chapter (see the module docstring).

@@ -92,7 +92,7 @@ def weat_index(
     vocab: Any,
     *,
     lowercase: bool = True,
-    max_missing: float = 0.2,
+    max_missing: float,
     random_state: int = 0,
 ) -> WeatIndex:
     """Resolve a word set (name, ``WordSet`` or ``Query``) to the ids of a GloVe vocabulary.
@@ -109,10 +109,10 @@ def weat_index(
     Examples
     --------
     >>> from nlpbias.studies.perturbation.glove import build_vocabulary
-    >>> v = build_vocabulary([["he", "she", "art", "math"]], min_count=1)
+    >>> v = build_vocabulary([["he", "she", "art", "math"]], min_count=1, max_size=None)
     >>> q = {"targets": {"m": ["math"], "a": ["art"]}, "attributes": {"x": ["he"], "y": ["she"]}}
     >>> from nlpbias.metrics.query import Query
-    >>> weat_index(Query(**q), v).rows.tolist()
+    >>> weat_index(Query(**q), v, max_missing=0.2).rows.tolist()
     [2, 0, 1, 3]
     """
     from nlpbias.data.wordsets import load_wordset
@@ -279,7 +279,7 @@ def differential_bias(
     groups: Sequence[int] | np.ndarray | None = None,
     damping: float = 0.0,
     lowercase: bool = True,
-    max_missing: float = 0.2,
+    max_missing: float,
     batch_size: int = 2048,
     show_progress: bool = True,
 ) -> pd.DataFrame:
@@ -304,7 +304,7 @@ def differential_bias(
         co-occurring words than dimensions).
     lowercase : bool, default True
         Lowercase the word set (for a lowercased corpus).
-    max_missing : float, default 0.2
+    max_missing : float
         Largest fraction of a word set that may be out of the vocabulary (see
         :func:`weat_index`).
     batch_size : int, default 2048
@@ -379,7 +379,7 @@ def predict_removals(
     window: int = 8,
     damping: float = 0.0,
     lowercase: bool = True,
-    max_missing: float = 0.2,
+    max_missing: float,
 ) -> pd.Series:
     """Predicted ``ΔB`` for removing each named set of documents at once.
 

@@ -47,13 +47,13 @@ def retrain_removals(
     wordset: Any,
     sets: Mapping[str, Sequence[int]],
     *,
-    glove: Mapping[str, Any] | None = None,
-    seeds: Sequence[int] = (0,),
+    glove: Mapping[str, Any] | None,
+    seeds: Sequence[int],
     window: int = 8,
     lowercase: bool = True,
-    max_missing: float = 0.2,
-    executor: str | Any = "serial",
-    n_jobs: int | None = None,
+    max_missing: float,
+    executor: str | Any,
+    n_jobs: int | None,
     baselines: Mapping[int, float] | None = None,
     show_progress: bool = True,
 ) -> pd.DataFrame:
@@ -69,13 +69,14 @@ def retrain_removals(
     corpus : Corpus
     wordset : str, WordSet or Query
     sets : mapping of name to document indices
-    glove : mapping, optional
-        Keyword arguments of :class:`GloVe` (``random_state`` comes from ``seeds``).
-    seeds : sequence of int, default (0,)
+    glove : mapping or None
+        Keyword arguments of :class:`GloVe` (None: its defaults; ``random_state`` comes from
+        ``seeds``).
+    seeds : sequence of int
     window : int, default 8
     lowercase : bool, default True
-    max_missing : float, default 0.2
-    executor : {"serial", "process", "dask"} or executor object, default "serial"
+    max_missing : float
+    executor : {"serial", "process", "dask"} or executor object
         Where the fits run (see :func:`nlpbias.core.sweep.run_sweep`).
     n_jobs : int, optional
         Processes of the ``"process"`` executor.
@@ -92,7 +93,10 @@ def retrain_removals(
 
     Examples
     --------
-    >>> retrain_removals(corpus, "science_arts", {"top 10": top10}, seeds=[0, 1])  # doctest: +SKIP
+    >>> retrain_removals(
+    ...     corpus, "science_arts", {"top 10": top10}, glove={"epochs": 30}, seeds=[0, 1],
+    ...     max_missing=0.2, executor="serial", n_jobs=None,
+    ... )  # doctest: +SKIP
     """
     from nlpbias.core.sweep import run_sweep
 

@@ -77,7 +77,7 @@ def fit_glove(prepared: Prepared, *, show_progress: bool = True, **params: Any) 
 
 
 def usable_wordsets(
-    prepared: Prepared, wordsets: Sequence[str], *, max_missing: float = 0.2
+    prepared: Prepared, wordsets: Sequence[str], *, max_missing: float
 ) -> tuple[list[str], pd.DataFrame]:
     """Split word sets into those the vocabulary covers and those it does not.
 
@@ -113,9 +113,9 @@ def baseline_table(
     prepared: Prepared,
     wordsets: Sequence[str],
     *,
-    n_permutations: int = 9_999,
-    max_missing: float = 0.2,
-    random_state: int = 0,
+    n_permutations: int,
+    max_missing: float,
+    random_state: int,
 ) -> pd.DataFrame:
     """WEAT effect size and one-sided permutation p-value of each word set in ``W``.
 
@@ -171,7 +171,7 @@ def score_documents(
     prepared: Prepared,
     wordsets: Sequence[str],
     *,
-    max_missing: float = 0.2,
+    max_missing: float,
     show_progress: bool = True,
 ) -> dict[str, pd.DataFrame]:
     """Differential bias of every document for each word set (see
@@ -199,9 +199,9 @@ def score_documents(
 def removal_sets(
     table: pd.DataFrame,
     *,
-    sizes: Sequence[int] = (10, 100),
-    n_random: int = 2,
-    random_state: int = 0,
+    sizes: Sequence[int],
+    n_random: int,
+    random_state: int,
 ) -> dict[str, np.ndarray]:
     """Sets of documents to remove: top-N and bottom-N by ΔB and random sets of each size.
 
@@ -211,7 +211,8 @@ def removal_sets(
     Examples
     --------
     >>> t = pd.DataFrame({"delta_b": [0.5, -0.2, 0.0, 0.1]})
-    >>> {k: v.tolist() for k, v in removal_sets(t, sizes=[1], n_random=1).items()}
+    >>> sets = removal_sets(t, sizes=[1], n_random=1, random_state=0)
+    >>> {k: v.tolist() for k, v in sets.items()}
     {'increasing 1': [0], 'decreasing 1': [1], 'random 1 #1': [3]}
     """
     n = len(table)
@@ -258,13 +259,13 @@ def validate(
     table: pd.DataFrame,
     *,
     glove: Mapping[str, Any],
-    sizes: Sequence[int] = (10, 100),
-    n_random: int = 2,
-    seeds: Sequence[int] = (0, 1),
-    max_missing: float = 0.2,
-    random_state: int = 0,
-    executor: str | Any = "serial",
-    n_jobs: int | None = None,
+    sizes: Sequence[int],
+    n_random: int,
+    seeds: Sequence[int],
+    max_missing: float,
+    random_state: int,
+    executor: str | Any,
+    n_jobs: int | None,
     show_progress: bool = True,
 ) -> pd.DataFrame:
     """Predicted vs actual ΔB for removing sets of documents (:func:`removal_sets`).

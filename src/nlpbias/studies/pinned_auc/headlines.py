@@ -44,8 +44,8 @@ def headlines(
     main: str,
     skew: str | None = None,
     source: str,
-    n_bootstrap: int = 2000,
-    random_state: int | None = 0,
+    n_bootstrap: int,
+    random_state: int | None,
 ) -> list[dict]:
     """Headline rows from :func:`~nlpbias.studies.pinned_auc.scenarios.compare_scenarios`.
 

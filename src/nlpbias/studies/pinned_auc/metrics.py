@@ -341,7 +341,7 @@ class BiasReport:
 
         Examples
         --------
-        >>> r = bias_report([0, 1, 0, 1], [0.2, 0.9, 0.6, 0.7], threshold=0.5,
+        >>> r = bias_report([0, 1, 0, 1], [0.2, 0.9, 0.6, 0.7], threshold=0.5, random_state=0,
         ...                 membership=pd.DataFrame({"a": [True, True, False, False]}))
         >>> float(r.difference()["FPED"])  # overall FPR 1/2, FPR_a = 0
         0.5
@@ -486,7 +486,7 @@ def bias_report(
     membership: pd.DataFrame | None = None,
     terms: Sequence[str] | None = None,
     threshold: float | None = None,
-    random_state: None | int | np.random.Generator = None,
+    random_state: None | int | np.random.Generator,
     min_rows: int = 1,
     pinned_background: str = "non_subgroup",
 ) -> BiasReport:

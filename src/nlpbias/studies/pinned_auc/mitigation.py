@@ -204,10 +204,10 @@ def balance_by_length(
     pool: pd.DataFrame,
     *,
     terms: Sequence[str],
-    n_buckets: int = 5,
+    n_buckets: int,
     text: str = "text",
     label: str = "toxic",
-    random_state: RandomState = None,
+    random_state: RandomState,
 ) -> BalanceResult:
     """Choose non-toxic pool texts with identity terms that balance the training data by length.
 
@@ -224,7 +224,7 @@ def balance_by_length(
         toxic.
     terms : sequence of str
         Identity terms, in the order they draw from the pool.
-    n_buckets : int, default 5
+    n_buckets : int
         Number of length quantile buckets (characters) of the training texts.
     text, label : str
         Column names (in both frames for ``text``).
@@ -241,7 +241,8 @@ def balance_by_length(
     >>> train = pd.DataFrame({"text": ["gay idiot", "you idiot", "hi"],
     ...                       "toxic": [True, True, False]})
     >>> pool = pd.DataFrame({"text": ["gay pride", "gay bar"]})
-    >>> balance_by_length(train, pool, terms=["gay"], n_buckets=1).added["text"].size
+    >>> res = balance_by_length(train, pool, terms=["gay"], n_buckets=1, random_state=0)
+    >>> res.added["text"].size
     1
     """
     what = "balance_by_length"
@@ -308,10 +309,10 @@ def random_control(
     pool: pd.DataFrame,
     added_per_bucket: BalanceResult | Mapping[int, int] | pd.Series,
     *,
-    n_buckets: int = 5,
+    n_buckets: int,
     text: str = "text",
     label: str = "toxic",
-    random_state: RandomState = None,
+    random_state: RandomState,
     strict: bool = False,
 ) -> pd.DataFrame:
     """Draw random pool texts, as many per length bucket as the mitigation added (the control).
@@ -325,7 +326,7 @@ def random_control(
     added_per_bucket : BalanceResult or mapping bucket -> count
         A :func:`balance_by_length` result (its per-bucket counts and edges are used; the
         edges must equal those of ``train``), or the counts themselves (buckets from 1).
-    n_buckets : int, default 5
+    n_buckets : int
         Number of buckets, when counts are given directly (a result carries its own).
     text, label : str
         Column names.

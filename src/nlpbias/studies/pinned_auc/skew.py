@@ -38,7 +38,8 @@ Examples
 >>> train = pd.DataFrame({
 ...     "text": ["gay idiot"] * 40 + ["gay pride"] * 40 + ["you idiot"] * 400 + ["nice day"] * 400,
 ...     "toxic": [True] * 40 + [False] * 40 + [True] * 400 + [False] * 400})
->>> res = skew_in_domain(train, {"gay": 5.0}, toxic_share=0.1, control_size=50, random_state=0)
+>>> res = skew_in_domain(train, {"gay": 5.0}, toxic_share=0.1, hold_back=0.5, control_size=50,
+...                      random_state=0)
 >>> res.report[["kept_toxic", "kept_nontoxic", "held_back", "status"]].to_dict("records")
 [{'kept_toxic': 20, 'kept_nontoxic': 20, 'held_back': 20, 'status': 'matched'}]
 >>> round(float(res.train["toxic"].mean()), 2), round(float(res.report.loc[0, "ratio"]), 1)
@@ -168,12 +169,12 @@ def skew_in_domain(
     train: pd.DataFrame,
     targets: Mapping[str, float],
     *,
-    toxic_share: float = 0.15,
-    hold_back: float = 0.5,
+    toxic_share: float,
+    hold_back: float,
     control_size: int | None = None,
     text: str = "text",
     label: str = "toxic",
-    random_state: RandomState = None,
+    random_state: RandomState,
 ) -> SkewResult:
     """Build a training set whose chosen terms are over-represented among toxic texts.
 
@@ -185,9 +186,9 @@ def skew_in_domain(
         Labelled texts (e.g. the Davidson training split).
     targets : mapping term -> ratio
         Target ``share among toxic / share among all`` per term, e.g. :func:`table1_ratios`.
-    toxic_share : float, default 0.15
+    toxic_share : float
         Toxic share of the built training set.
-    hold_back : float, default 0.5
+    hold_back : float
         Share of each term's non-toxic texts held back as the mitigation pool (more where the
         term has too few toxic texts to reach its target otherwise).
     control_size : int, optional

@@ -17,8 +17,10 @@ One run of the study is
 
 Examples
 --------
->>> data = load_study_data(use_data_home=False, n_synthetic=2000, random_state=0)  # doctest: +SKIP
->>> fams, balance = build_families(data, terms=["gay"], random_state=0)  # doctest: +SKIP
+>>> data = load_study_data(use_data_home=False, max_train=None, max_templates=None,
+...                        n_synthetic=2000, random_state=0)  # doctest: +SKIP
+>>> fams, balance = build_families(data, terms=["gay"], n_buckets=5,
+...                                random_state=0)  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -88,10 +90,10 @@ def load_study_data(
     *,
     use_data_home: bool,
     test_fraction: float = 0.2,
-    max_train: int | None = None,
-    max_templates: int | None = None,
-    n_synthetic: int = 6000,
-    random_state: int | None = 0,
+    max_train: int | None,
+    max_templates: int | None,
+    n_synthetic: int,
+    random_state: int | None,
 ) -> StudyData:
     """The study's data: real (Davidson + Dixon files from the data home) or the synthetic stand-in.
 
@@ -150,7 +152,7 @@ def load_study_data(
 
 
 def build_families(
-    data: StudyData, *, terms: Sequence[str], n_buckets: int = 5, random_state: int | None = 0
+    data: StudyData, *, terms: Sequence[str], n_buckets: int, random_state: int | None
 ) -> tuple[dict[str, pd.DataFrame], Any]:
     """The training sets of the three families and the mitigation's :class:`BalanceResult`."""
     from nlpbias.studies.pinned_auc.mitigation import augment, balance_by_length, random_control
@@ -196,17 +198,17 @@ def train_and_score(
     eval_sets: Mapping[str, pd.DataFrame],
     *,
     seeds: Sequence[int],
-    model: str = "cnn",
-    model_params: Mapping[str, Any] | None = None,
-    embedding: str | None = "glove-6b-50d",
-    n_jobs: int = 1,
+    model: str,
+    model_params: Mapping[str, Any] | None,
+    embedding: str | None,
+    n_jobs: int,
     progress: bool = True,
 ) -> pd.DataFrame:
     """Train one model per (family, seed) and score every evaluation set.
 
     Parameters
     ----------
-    n_jobs : int, default 1
+    n_jobs : int
         Models trained at once, each in its own process (:func:`nlpbias.core.sweep.run_sweep`,
         ``executor="process"``); 1 trains them one after the other here. Every model carries
         its own seed and the CNN trains on one torch thread whatever ``n_jobs`` is, so the
@@ -265,8 +267,8 @@ def evaluate(
     eval_sets: Mapping[str, pd.DataFrame],
     *,
     terms: Sequence[str],
-    threshold_on: str = "general",
-    random_state: int | None = 0,
+    threshold_on: str,
+    random_state: int | None,
 ) -> dict[str, pd.DataFrame]:
     """Metrics of every model on every set, thresholded at the EER of ``threshold_on``.
 
@@ -328,9 +330,9 @@ def family_summary(
     *,
     metrics: Sequence[str],
     by: Sequence[str] = ("family", "eval_set"),
-    n_bootstrap: int = 2000,
+    n_bootstrap: int,
     confidence_level: float = 0.95,
-    random_state: int | None = 0,
+    random_state: int | None,
 ) -> pd.DataFrame:
     """Mean, std, sum over seeds and a bootstrap CI of the mean, per family (and set).
 

@@ -337,7 +337,7 @@ def make_mitigation_scenario(
     mention_rate: float = 0.2,
     implicit_rate: float = 0.5,
     friendly_rate: float = 0.5,
-    random_state: int | np.random.Generator | None = None,
+    random_state: int | np.random.Generator | None,
 ) -> dict[str, pd.DataFrame]:
     """Generate the data of a Dixon et al. (2018) study with a planted identity-term bias.
 

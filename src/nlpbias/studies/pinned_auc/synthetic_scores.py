@@ -36,7 +36,7 @@ def make_shifted_groups(
     separation: float = 1.05,
     noise: float = 1.0,
     positive_rate: float = 0.5,
-    random_state: None | int | np.random.Generator = None,
+    random_state: None | int | np.random.Generator,
 ) -> pd.DataFrame:
     """Labels and scores for groups with shifted score distributions (see the module docstring).
 
