@@ -1,10 +1,11 @@
-"""Tests for nlpbias.core.cache: reuse on same inputs; recompute on changed inputs, code or data
-files; the entry folders, their atomic writes and corrupt entries; the run log; list and clear."""
+"""Tests for nlpbias.core.cache: reuse on the same key; recompute on changed arguments, code, data
+files or library versions; corrupt entries; the Jupyter rule; the run log; list and clear."""
 
 from __future__ import annotations
 
 import importlib
 import json
+import logging
 import sys
 import warnings
 from pathlib import Path
@@ -12,9 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from nlpbias.core import cache, cache_store
-from nlpbias.core.paths import data_file, record_file
-from nlpbias.core.provenance import recording
+from nlpbias.core import cache
 
 MODULE = "nlpbias_cache_probe"
 
@@ -22,7 +21,6 @@ SOURCE = """
 from pathlib import Path
 
 from nlpbias.core.cache import cached
-from nlpbias.core.paths import record_file
 
 CALLS = Path({calls!r})
 
@@ -39,21 +37,9 @@ def compute(x, *, scale=1, verbose=False):
 
 
 @cached
-def read(path):
-    _count("read")
-    return record_file(path).read_text()
-
-
-@cached
-def outer(path, tag):
+def outer(x):
     _count("outer")
-    return read(path) + tag
-
-
-@cached
-def unpicklable(x):
-    _count("unpicklable")
-    return lambda: x
+    return compute(x) + 1
 """
 
 
@@ -84,10 +70,10 @@ def probe(tmp_path, monkeypatch):
 
 
 def _entries(root: Path) -> list[Path]:
-    return sorted(p.parent for p in root.rglob(cache_store.META_FILE))
+    return sorted(p.parent for p in root.rglob("output.pkl"))
 
 
-def test_same_args_reuse_changed_args_recompute(probe, tmp_path):
+def test_same_args_hit_changed_args_miss_ignored_args_do_not_count(probe, tmp_path):
     module, _, calls = probe
     assert module.compute(3) == 3
     assert module.compute(3) == 3
@@ -100,7 +86,7 @@ def test_same_args_reuse_changed_args_recompute(probe, tmp_path):
     assert _calls(calls) == 3
     assert module.compute.check_call_in_cache(4)
     assert not module.compute.check_call_in_cache(5)
-    assert (tmp_path / "cache").is_dir()
+    assert _calls(calls) == 3  # looking up computes nothing
 
 
 def test_arrays_count_by_content(probe):
@@ -111,16 +97,21 @@ def test_arrays_count_by_content(probe):
     assert _calls(calls) == 2
 
 
+def test_entry_layout_per_study(probe, tmp_path):
+    module, _, _ = probe
+    module.compute(2)
+    (entry,) = _entries(tmp_path / "cache")
+    assert entry.parent == tmp_path / "cache" / "shared" / "joblib" / MODULE / "compute"
+    assert {"output.pkl", "metadata.json"} <= {p.name for p in entry.iterdir()}
+
+
 def test_changed_function_body_recomputes(probe):
     module, src, calls = probe
     assert module.compute(5) == 5
-    assert module.compute(5) == 5
-    assert _calls(calls) == 1
     _write_module(src, calls, "x * scale + 1000")
     importlib.invalidate_caches()
     module = importlib.reload(module)
     assert module.compute(5) == 1005
-    assert _calls(calls) == 2
     assert module.compute(5) == 1005
     assert _calls(calls) == 2
 
@@ -134,122 +125,103 @@ def test_module_edited_but_not_reloaded_keeps_its_key(probe):
     assert module.compute(6) == 6 and _calls(calls) == 1
 
 
-def test_entry_layout_and_meta(probe, tmp_path):
-    module, _, _ = probe
-    module.compute(2)
-    (entry,) = _entries(tmp_path / "cache")
-    assert entry.parent.parent == tmp_path / "cache" / "shared"
-    assert entry.parent.name == f"{MODULE}.compute"
-    assert sorted(p.name for p in entry.iterdir()) == ["meta.json", "output.pkl"]
-    meta = json.loads((entry / "meta.json").read_text())
-    assert meta["function"] == f"{MODULE}.compute" and meta["study"] == "shared"
-    assert meta["key"].startswith(entry.name) and len(meta["code_digest"]) == 64
-    assert meta["closure"] == cache.import_closure(MODULE)
-    assert {"nlpbias.core.cache", "nlpbias.core.paths"} <= set(meta["closure"])
-    assert set(meta["versions"]) == set(cache.KEY_PACKAGES)
-    assert meta["data_files"] == {} and meta["compute_seconds"] >= 0
-    assert meta["created"] == meta["last_used"]
-    assert not [p for p in entry.parent.iterdir() if p.name.startswith(".")]  # no temp left
-
-
-def test_last_used_is_updated_on_a_hit(probe, tmp_path):
-    module, _, _ = probe
-    module.compute(2)
-    (entry,) = _entries(tmp_path / "cache")
-    meta = json.loads((entry / "meta.json").read_text())
-    meta["last_used"] = "2000-01-01T00:00:00+00:00"
-    (entry / "meta.json").write_text(json.dumps(meta))
-    module.compute(2)
-    assert json.loads((entry / "meta.json").read_text())["last_used"] > "2001"
-
-
-def test_clear_cache_forces_recompute(probe):
+def test_library_versions_are_in_the_key(probe, monkeypatch):
     module, _, calls = probe
-    module.compute(1)
-    cache.clear_cache()
-    module.compute(1)
+    module.compute(7)
+    versions = {**cache.package_versions(), "numpy": "0.0.1"}
+    monkeypatch.setattr(cache, "package_versions", lambda: versions)
+    assert not module.compute.check_call_in_cache(7)
+    module.compute(7)
     assert _calls(calls) == 2
-    module.compute.clear()
-    module.compute(1)
-    assert _calls(calls) == 3
 
 
-@pytest.mark.parametrize("damage", ["meta", "truncate", "garbage", "no_output"])
-def test_corrupt_entry_is_recomputed_with_a_warning(probe, tmp_path, damage):
+def test_a_data_file_edit_recomputes(probe, tmp_path, monkeypatch):
+    module, _, calls = probe
+    data = tmp_path / "data"
+    (data / "wordsets").mkdir(parents=True)
+    words = data / "wordsets" / "toy.yaml"
+    words.write_text("words: [a, b]\n")
+    monkeypatch.setattr(cache, "data_dir", lambda: data)
+    module.outer(1)
+    module.outer(1)
+    assert (_calls(calls, "outer"), _calls(calls)) == (1, 1)
+    words.write_text("words: [a, b, c]\n")  # same modification second is possible: size differs
+    assert not module.outer.check_call_in_cache(1)
+    module.outer(1)
+    assert (_calls(calls, "outer"), _calls(calls)) == (2, 2)  # the nested step too
+    (data / "wordsets" / "other.yaml").write_text("x: 1\n")  # a new file counts as well
+    module.outer(1)
+    assert _calls(calls, "outer") == 3
+
+
+def _fake_package(root: Path) -> Path:
+    for rel in ["core/a.py", "data/b.py", "metrics/c.py", "models/d.py", "plotting/e.py",
+                "studies/one/__init__.py", "studies/one/deep/f.py", "studies/two/__init__.py",
+                "book/g.py"]:  # fmt: skip
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(f"# {rel}\n")
+    return root
+
+
+@pytest.fixture
+def package(tmp_path, monkeypatch):
+    root = _fake_package(tmp_path / "nlpbias")
+    monkeypatch.setattr(cache, "package_dir", lambda: root)
+    monkeypatch.setattr(cache, "_SOURCES", {})
+    monkeypatch.setattr(cache, "_WARNED", set())
+    return root
+
+
+def test_the_key_covers_the_study_package_and_the_shared_layers(package):
+    rel = {p.relative_to(package).as_posix() for p in cache.key_files("nlpbias.studies.one.x")}
+    assert rel == {"core/a.py", "data/b.py", "metrics/c.py", "models/d.py", "plotting/e.py",
+                   "studies/one/__init__.py", "studies/one/deep/f.py"}  # fmt: skip
+    shared = {p.relative_to(package).as_posix() for p in cache.key_files("nlpbias.models.d")}
+    assert shared == {"core/a.py", "data/b.py", "metrics/c.py", "models/d.py", "plotting/e.py"}
+
+
+@pytest.mark.parametrize(
+    ("edited", "one", "two"),
+    [("studies/one/deep/f.py", True, False), ("models/d.py", True, True), ("book/g.py", 0, 0)],
+)
+def test_an_edit_changes_the_keys_of_the_studies_it_runs_in(package, monkeypatch, edited, one, two):
+    before = {s: cache.code_digest(f"nlpbias.studies.{s}.m") for s in ("one", "two")}
+    (package / edited).write_text("# edited\n")
+    monkeypatch.setattr(cache, "_SOURCES", {})  # a fresh process
+    after = {s: cache.code_digest(f"nlpbias.studies.{s}.m") for s in ("one", "two")}
+    assert (before["one"] != after["one"], before["two"] != after["two"]) == (one, two)
+
+
+def test_a_source_edited_while_the_process_runs_keeps_its_key_and_warns_once(package):
+    before = cache.code_digest("nlpbias.studies.one.m")
+    (package / "core" / "a.py").write_text("# edited while imported, a few bytes longer\n")
+    with pytest.warns(cache.CacheWarning, match="restart the kernel") as caught:
+        assert cache.code_digest("nlpbias.studies.one.m") == before
+    assert "core/a.py" in str(caught[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert cache.code_digest("nlpbias.studies.one.m") == before  # warned once only
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage"])
+def test_corrupt_entry_is_recomputed_with_a_warning(probe, tmp_path, caplog, damage):
     module, _, calls = probe
     module.compute(7)
     (entry,) = _entries(tmp_path / "cache")
     output = entry / "output.pkl"
-    if damage == "meta":
-        (entry / "meta.json").write_text("{not json")
-    elif damage == "truncate":
+    if damage == "truncate":
         output.write_bytes(output.read_bytes()[:2])
-    elif damage == "garbage":  # same size, so only unpickling finds out
+    else:  # same size, so only unpickling finds out
         output.write_bytes(b"\x00" * output.stat().st_size)
-    else:
-        output.unlink()
-    with pytest.warns(cache.CacheWarning, match="computing it again"):
+    with caplog.at_level(logging.WARNING):
         assert module.compute(7) == 7
     assert _calls(calls) == 2
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    assert any(r.levelno == logging.WARNING and "loading results" in r.getMessage()
+               for r in caplog.records)  # fmt: skip
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
         assert module.compute(7) == 7  # the entry was replaced by a good one
-    assert _calls(calls) == 2
-
-
-def test_unpicklable_result_is_returned_with_a_warning_and_nothing_stored(probe, tmp_path):
-    module, _, calls = probe
-    with pytest.warns(cache.CacheWarning, match="could not store"):
-        assert module.unpicklable(3)() == 3
-    assert not _entries(tmp_path / "cache")
-    leftovers = [p for p in (tmp_path / "cache").rglob("*") if p.name.startswith(".")]
-    assert leftovers == []
-
-
-def test_write_entry_replaces_an_existing_entry_atomically(tmp_path):
-    folder = tmp_path / "shared" / "f" / "key"
-    cache_store.write_entry(folder, [1], {"data_files": {}})
-    cache_store.write_entry(folder, [2], {"data_files": {}})
-    assert cache_store.read_entry(folder) == [2]
-    assert [p.name for p in folder.parent.iterdir()] == ["key"]
-
-
-def test_data_file_edit_recomputes_and_nesting_passes_files_up(probe, tmp_path):
-    module, _, calls = probe
-    words = tmp_path / "words.txt"
-    words.write_text("a b")
-    assert module.outer(str(words), "!") == "a b!"
-    assert module.outer(str(words), "?") == "a b?"  # inner hit: its file still counts
-    assert (_calls(calls, "outer"), _calls(calls, "read")) == (2, 1)
-    for entry in _entries(tmp_path / "cache"):
-        meta = json.loads((entry / "meta.json").read_text())
-        assert list(meta["data_files"]) == [words.resolve().as_posix()]
-    words.write_text("a b c")
-    assert module.outer(str(words), "!") == "a b c!"
-    assert (_calls(calls, "outer"), _calls(calls, "read")) == (3, 2)
-    assert module.outer(str(words), "?") == "a b c?"
-    assert (_calls(calls, "outer"), _calls(calls, "read")) == (4, 2)
-    words.unlink()
-    assert not module.read.check_call_in_cache(str(words))
-
-
-def test_a_hit_passes_its_files_to_the_callers_recording(probe, tmp_path):
-    module, _, _ = probe
-    words = tmp_path / "words.txt"
-    words.write_text("x")
-    module.read(str(words))
-    with recording() as files:
-        module.read(str(words))  # a hit
-    assert list(files) == [words.resolve().as_posix()]
-
-
-def test_project_data_files_are_recorded_relative_to_the_checkout():
-    with recording() as files:
-        data_file("groups", "gender_words.yaml")
-        data_file("wordsets")  # a folder: not recorded
-        record_file(data_file("reported", "dixon2018.yaml"))
-    assert sorted(files) == ["data/groups/gender_words.yaml", "data/reported/dixon2018.yaml"]
-    assert all(len(d) == 64 for d in files.values())
+    assert _calls(calls) == 2 and not caplog.records
 
 
 def test_run_log_lines(probe, tmp_path, monkeypatch):
@@ -258,48 +230,55 @@ def test_run_log_lines(probe, tmp_path, monkeypatch):
     monkeypatch.setenv(cache.LOG_ENV, str(log))
     module.compute(8)
     module.compute(8)
+    module.outer(8)  # a miss whose nested step is a hit
     lines = [json.loads(line) for line in log.read_text().splitlines()]
-    assert [line["hit"] for line in lines] == [False, True]
+    assert [(line["function"].split(".")[-1], line["hit"]) for line in lines] == [
+        ("compute", False), ("compute", True), ("compute", True), ("outer", False)
+    ]  # fmt: skip
     assert lines[0]["function"] == f"{MODULE}.compute" and lines[0]["study"] == "shared"
-    assert len(lines[0]["key"]) == 12 and lines[0]["key"] == lines[1]["key"]
+    assert set(lines[0]) == {"function", "study", "hit", "seconds", "key"}
+    assert len(lines[0]["key"]) == 12 and lines[0]["key"] == lines[1]["key"] != lines[3]["key"]
+    (entry,) = [e for e in _entries(tmp_path / "cache") if e.parent.name == "compute"]
+    assert entry.name.startswith(lines[0]["key"])  # the key names the entry's folder
     assert all(line["seconds"] >= 0 for line in lines)
 
 
 def test_study_of_a_module():
-    assert cache_store.study_of("nlpbias.studies.logan.study") == "logan"
-    assert cache_store.study_of("nlpbias.studies") == "shared"
-    assert cache_store.study_of("nlpbias.models.training") == "shared"
-    assert "pinned_auc" in cache_store.known_studies()
-    assert cache_store.known_studies()[-1] == "shared"
+    assert cache.study_of("nlpbias.studies.logan.study") == "logan"
+    assert cache.study_of("nlpbias.studies") == "shared"
+    assert cache.study_of("nlpbias.models.training") == "shared"
 
 
-def _fake_entry(root: Path, study: str, name: str, size: int, last_used: str | None) -> None:
+def _fake_entry(root: Path, study: str, name: str, size: int) -> None:
     entry = root / study / name
     entry.mkdir(parents=True)
     (entry / "output.pkl").write_bytes(b"x" * size)
-    if last_used:
-        (entry / "meta.json").write_text(json.dumps({"last_used": last_used}))
 
 
-def test_summary_and_clear_per_study(tmp_path):
-    root = tmp_path / "c"
-    _fake_entry(root, "logan", "mod.f/k1", 2_000_000, "2026-01-02T00:00:00+00:00")
-    _fake_entry(root, "logan", "mod.f/k2", 1_000_000, "2026-01-03T00:00:00+00:00")
-    _fake_entry(root, "scoring", "models/standin-abc", 500_000, None)
-    (root / "joblib").mkdir()
+def test_summary_and_clear_per_study(probe, tmp_path):
+    module, _, _ = probe
+    root = tmp_path / "cache"
+    module.compute(1)
+    module.compute(2)
+    _fake_entry(root, "logan", "joblib/mod/f/k1", 2_000_000)
+    _fake_entry(root, "logan", "joblib/mod/f/k2", 1_000_000)
+    (root / "scoring" / "models" / "standin-abc").mkdir(parents=True)
+    (root / "older").mkdir()
     table = cache.cache_summary(root).set_index("study")
     assert table.loc["logan", "entries"] == 2 and table.loc["logan", "size_mb"] == 3.0
-    assert table.loc["logan", "last_used"] == "2026-01-03T00:00:00+00:00"
-    assert table.loc["scoring", "entries"] == 1 and table.loc["scoring", "last_used"]
-    assert table.loc["shared", "entries"] == 0
-    assert table.attrs["other"] == ["joblib"] and table.attrs["location"] == str(root)
+    assert table.loc["logan", "last_used"] > "2026"
+    assert table.loc["scoring", "entries"] == 1 and table.loc["shared", "entries"] == 2
+    assert table.loc["pinned_auc", "entries"] == 0 and table.loc["pinned_auc", "last_used"] == ""
+    assert table.attrs["other"] == ["older"] and table.attrs["location"] == str(root)
     cache.clear_cache(root, study="logan")
     assert not (root / "logan").exists() and (root / "scoring").exists()
-    with pytest.raises(cache_store.CacheError, match="unknown study 'nope': choose one of ") as e:
+    with pytest.raises(cache.CacheError, match="unknown study 'nope': choose one of ") as e:
         cache.clear_cache(root, study="nope")
     assert "logan" in str(e.value) and "shared" in str(e.value)
-    cache.clear_cache(root)
+    cache.clear_cache()  # the current folder: $NLPBIAS_CACHE
     assert root.is_dir() and not list(root.iterdir())
+    module.compute(1)  # the store is recreated after a clear
+    assert len(_entries(root)) == 1
 
 
 def test_cache_dir_location(monkeypatch, tmp_path):
@@ -325,6 +304,8 @@ def test_bad_arguments(tmp_path):
         cache.cached(3)
     with pytest.raises(ValueError, match=r"ignore names \['nope'\].*arguments are \['a'\]"):
         cache.cached(ignore=("nope",))(lambda a: a)
+    with pytest.raises(TypeError, match="dotted module name"):
+        cache.code_digest("")
     a_file = tmp_path / "f.txt"
     a_file.write_text("x")
     with pytest.raises(NotADirectoryError, match="is a file"):
@@ -349,33 +330,17 @@ def test_decorator_forms_keep_metadata(tmp_path, monkeypatch):
     assert not wrapped.check_call_in_cache(1)
 
 
-def test_concurrent_writers_and_readers_never_see_part_of_an_entry(tmp_path):
-    from concurrent.futures import ThreadPoolExecutor
+def test_importing_nlpbias_changes_nothing_but_sys_modules():
+    import subprocess
 
-    folder = tmp_path / "shared" / "f" / "key"
-    value = list(range(2000))
+    code = "import sys; m = [*sys.meta_path]; import nlpbias.core.cache; print(m == sys.meta_path)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
 
-    def write(_):
-        for _ in range(15):
-            cache_store.write_entry(folder, value, {"data_files": {}})
 
-    def read(_):
-        whole = 0
-        for _ in range(60):
-            try:
-                cache_store.read_meta(folder)
-                assert cache_store.read_entry(folder) == value
-            except FileNotFoundError:  # absent, or replaced meanwhile: a miss
-                continue
-            whole += 1
-        return whole
+def test_docstring_examples(tmp_path, monkeypatch):
+    import doctest
 
-    cache_store.write_entry(folder, value, {"data_files": {}})
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        writers = [pool.submit(write, i) for i in range(2)]
-        readers = [pool.submit(read, i) for i in range(2)]
-        assert sum(r.result() for r in readers) > 0
-        for w in writers:
-            w.result()
-    assert cache_store.read_entry(folder) == value
-    assert [p.name for p in folder.parent.iterdir()] == ["key"]
+    monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path))
+    failed, attempted = doctest.testmod(cache, raise_on_error=False, verbose=False)[:2]
+    assert attempted > 0 and failed == 0

@@ -8,8 +8,12 @@ Each step runs in a fresh process with ``PYTHONPATH=<copy>/src``, as a new Jupyt
 (b) editing ``core/text.py`` recomputes the intrinsic-vs-extrinsic evaluation
     (``studies.intrinsic_extrinsic.study._evaluate_cached``; key only: its body is stubbed);
 (c) editing a word-set YAML that the evaluation reads recomputes it (a real, tiny evaluation:
-    GloVe 6B 50d from its PyPI package, the coreference stand-in, one seed); editing one it does
-    not read does not.
+    GloVe 6B 50d from its PyPI package, the coreference stand-in, one seed); editing another
+    study's package does not. (Every file of ``data/`` is in the key: an edit to a word set
+    the evaluation does not read recomputes it too.)
+
+And a running process (a Jupyter kernel) keeps the key of the code it read first, with a warning
+once a source file is edited under it; a new process keys by the edited code.
 """
 
 from __future__ import annotations
@@ -143,10 +147,7 @@ def test_b_text_edit_recomputes_the_evaluation(tree):
 
 def test_c_wordset_edit_recomputes_the_evaluation(tree):
     assert run_driver(tree, "run", "evaluate") == {"evaluate": False}
-    (entry,) = (tree / "cache" / "intrinsic_extrinsic").rglob("meta.json")
-    files = json.loads(entry.read_text())["data_files"]
-    assert {"data/wordsets/kato_weat6.yaml", "data/templates/coref_standin.yaml"} <= set(files)
-    edit(tree, "data/wordsets/caliskan_weat1.yaml")  # not read by this evaluation
+    edit(tree, OTHER_STUDY)
     assert run_driver(tree, "check", "evaluate") == {"evaluate": True}
     edit(tree, "data/wordsets/kato_weat6.yaml")
     assert run_driver(tree, "run", "evaluate") == {"evaluate": False}  # recomputed
@@ -163,16 +164,19 @@ from nlpbias.core.cache import code_digest
 before = code_digest("nlpbias.studies.pinned_auc.study")
 path = Path(nlpbias.models.linear.__file__)
 path.write_text(path.read_text() + "# edited while imported\\n")
-print(before == code_digest("nlpbias.studies.pinned_auc.study"), before)
+print(before == code_digest("nlpbias.studies.pinned_auc.study"), before)  # warns
 """
 
 
 def test_a_running_process_keeps_the_digest_of_the_code_it_imported(tree):
     env = {**os.environ, "PYTHONPATH": str(tree / "src"), "PYTHONDONTWRITEBYTECODE": "1"}
-    out = subprocess.run(
+    ran = subprocess.run(
         [sys.executable, "-c", JUPYTER], capture_output=True, text=True, env=env, check=True
-    ).stdout.split()
+    )
+    out = ran.stdout.split()
     assert out[0] == "True"  # the kernel runs the old code: it keeps the old code's key
+    assert "CacheWarning" in ran.stderr and "linear.py changed" in ran.stderr
+    assert "restart the kernel" in ran.stderr
     fresh = subprocess.run(
         [sys.executable, "-c", JUPYTER], capture_output=True, text=True, env=env, check=True
     ).stdout.split()

@@ -1,4 +1,4 @@
-"""Tests for nlpbias.core.paths: the package, the checkout, data/ and the record of data reads."""
+"""Tests for nlpbias.core.paths: the package, the checkout and data/."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from nlpbias.core import paths
-from nlpbias.core.provenance import recording
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,15 +30,3 @@ def test_a_missing_data_folder_is_one_line_that_says_how_to_fix_it(tmp_path, mon
     with pytest.raises(FileNotFoundError) as err:
         paths.data_dir()
     assert "pip install -e ." in str(err.value) and "\n" not in str(err.value)
-
-
-def test_reading_a_data_file_notes_its_digest_only_while_recording() -> None:
-    file = paths.data_file("reported", "dixon2018.yaml")
-    with recording() as files:
-        paths.record_file(file)
-    assert files == {"data/reported/dixon2018.yaml": paths.file_sha256(file)}
-    with recording() as outer:
-        with recording() as inner:
-            paths.record_file(file)
-    assert inner == outer == files
-    assert paths.recorded_digest("data/reported/dixon2018.yaml") == paths.file_sha256(file)

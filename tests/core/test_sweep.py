@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from nlpbias.core.cache import cached
-from nlpbias.core.provenance import recording
 from nlpbias.core.sweep import SweepError, run_sweep
 from nlpbias.data.identity import load_identity_terms
 
@@ -139,10 +138,7 @@ def test_a_value_shared_by_tasks_is_sent_to_dask_workers_once() -> None:
     assert tasks[0]["corpus"] is corpus, "the caller's tasks are not modified"
 
 
-# ------------------------------------------------------------------ data files read by the tasks
-TERMS_FILE = "data/identity_terms/dixon2018.yaml"
-
-
+# ------------------------------------------------------------------ cached steps and sweeps
 @cached
 def terms_in_workers(n: int) -> list:
     """A cached step whose data file is read only in the worker processes of its sweep."""
@@ -150,27 +146,15 @@ def terms_in_workers(n: int) -> list:
     return run_sweep(load_identity_terms, tasks, executor="process", n_jobs=2, show_progress=False)
 
 
-@pytest.mark.parametrize("executor", ["serial", "threads"])
-def test_tasks_report_the_data_files_they_read(executor: str) -> None:
-    tasks = [{"name": "dixon2018"}] * 2
-    with recording() as files:
-        if executor == "threads":
-            with ThreadPoolExecutor(max_workers=2) as pool:
-                got = run_sweep(load_identity_terms, tasks, executor=pool, show_progress=False)
-        else:
-            got = run_sweep(load_identity_terms, tasks, executor=executor, show_progress=False)
-    assert got[0][:2] == ["lesbian", "gay"] and list(files) == [TERMS_FILE]
+@cached
+def cached_draw(n: int, random_state: int) -> float:
+    return draw(n, random_state)
 
 
-def test_process_pool_reports_data_files_to_a_cached_caller(tmp_path, monkeypatch) -> None:
-    import json
-
+def test_cached_steps_around_and_inside_a_process_sweep(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path))
-    with recording() as outer:  # the caller of the cached step: files pass up through it
-        assert terms_in_workers(2)[1][:2] == ["lesbian", "gay"]
-    assert list(outer) == [TERMS_FILE]
-    (meta,) = tmp_path.rglob("meta.json")
-    assert list(json.loads(meta.read_text())["data_files"]) == [TERMS_FILE]
-    with recording() as again:
-        terms_in_workers(2)  # a hit: the stored files are passed up
-    assert list(again) == [TERMS_FILE]
+    assert terms_in_workers(2)[1][:2] == ["lesbian", "gay"]
+    assert terms_in_workers.check_call_in_cache(2)
+    got = run_sweep(cached_draw, TASKS, executor="process", n_jobs=2, show_progress=False)
+    assert got == expected()
+    assert all(cached_draw.check_call_in_cache(**t) for t in TASKS)  # stored by the workers

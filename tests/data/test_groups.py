@@ -170,12 +170,3 @@ def test_jigsaw_groups_errors(tmp_path: Path, one_line) -> None:
     with pytest.raises(TypeError) as err:
         gr.jigsaw_groups(raw["male"], a="male", b="female")  # type: ignore[arg-type]
     one_line(err)
-
-
-def test_every_call_notes_the_gender_word_file() -> None:
-    from nlpbias.core.provenance import recording
-
-    gr.gender_words()  # parsed once; the note must still be taken on every call
-    with recording() as files:
-        gr.gender_words()
-    assert list(files) == ["data/groups/gender_words.yaml"]

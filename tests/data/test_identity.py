@@ -122,11 +122,3 @@ def test_term_mask_bad_input(texts, terms, exc: type, match: str) -> None:
 def test_term_mask_empty_texts() -> None:
     m = identity.term_mask([], ["gay"])
     assert m.shape == (0, 1) and list(m.columns) == ["gay"]
-
-
-def test_reading_a_list_notes_its_file() -> None:
-    from nlpbias.core.provenance import recording
-
-    with recording() as files:
-        identity.load_identity_terms()
-    assert list(files) == ["data/identity_terms/dixon2018.yaml"]

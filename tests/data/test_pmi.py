@@ -231,13 +231,3 @@ def test_davidson_candidates_bad_family(one_line):
     with pytest.raises(ValueError) as err:
         davidson_candidates("religion")
     assert "family must be one of" in one_line(err)
-
-
-def test_selection_reads_are_noted_and_pmi_does_not_import_wordsets():
-    from nlpbias.core.closure import import_closure
-    from nlpbias.core.provenance import recording
-
-    with recording() as files:
-        load_selection("davidson_race")
-    assert list(files) == ["data/wordsets/selection/davidson_race.yaml"]
-    assert "nlpbias.data.wordsets" not in import_closure("nlpbias.data.pmi")  # no import cycle

@@ -438,20 +438,3 @@ def test_reported_values_reads_the_papers_numbers_and_skips_sets_without_them() 
     weat7 = table.set_index("name").loc["caliskan_weat7"]
     assert weat7["reported_effect_size"] == 1.06 and weat7["reported_p"] == 0.018
     assert weat7["p_bound"] == "=" and "GloVe" in weat7["model"]
-
-
-def test_every_load_notes_its_file_into_the_running_cached_calls(tmp_path):
-    from nlpbias.core.provenance import recording
-
-    load_wordset("kato_weat6")  # memoised from here on: the note must not depend on a parse
-    with recording() as files:
-        load_wordset("kato_weat6")
-    assert list(files) == ["data/wordsets/kato_weat6.yaml"]
-    with recording() as files:
-        table = available_wordsets()
-    assert "data/wordsets/*.yaml" in files  # the list of word sets
-    assert {f"data/wordsets/{n}.yaml" for n in table["name"]} <= set(files)
-    path = _write(tmp_path, VALID)
-    with recording() as files:
-        load_wordset("toy", folder=tmp_path)  # a folder of the caller's: its absolute path
-    assert list(files) == [path.resolve().as_posix()]

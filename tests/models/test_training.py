@@ -91,18 +91,6 @@ def test_named_training_bad_input(kwargs, exc, fragment, fake_corpus, one_line):
     assert fake_corpus == []
 
 
-def test_the_key_covers_the_tokenizer_the_corpus_reader_and_the_gensim_code():
-    from nlpbias.core.cache import import_closure
-
-    closure = set(import_closure("nlpbias.models.training"))
-    assert {
-        "nlpbias.core.text",
-        "nlpbias.data.training_corpora",
-        "nlpbias.models.gensim_training",
-        "nlpbias.models.training",
-    } <= closure
-
-
 @pytest.fixture
 def tweet_files(tmp_path, monkeypatch):
     """Pretend the data home holds the tweet sources named in the dict (values are paths)."""

@@ -175,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
     from nlpbias.book.sitecheck import SiteCheckError
-    from nlpbias.core.cache_store import CacheError
+    from nlpbias.core.cache import CacheError
     from nlpbias.data import DataError
 
     commands = {

@@ -1,55 +1,51 @@
-"""On-disk cache for slow computations, keyed by the code that runs them.
+"""On-disk cache for slow computations: :class:`joblib.Memory`, keyed by the code and the data.
 
-``@cached`` stores a function's result and returns it again for a call with the same key. The
-**key** is a sha256 of
+``@cached`` stores a function's result with :class:`joblib.Memory` and returns it again for a
+call with the same **key**:
 
-- the function's module and qualified name;
-- its arguments, bound to the signature with the defaults filled in, minus the names in
-  ``ignore`` (hashed with :func:`joblib.hash`, so arrays and frames count by content);
-- the **code digest** of the function's module (:func:`code_digest`): the sources of every
-  ``nlpbias`` module in the static import closure of that module (:func:`import_closure`,
-  rules in :mod:`nlpbias.core.closure`), as imported by this process;
-- the versions of numpy, scipy, pandas, scikit-learn, gensim, torch and transformers (read
-  from the installed metadata, nothing is imported).
+- the function (its module and name name the entry's folder) and its arguments, bound to the
+  signature with the defaults filled in, minus the names in ``ignore`` (hashed with
+  :func:`joblib.hash`: arrays and frames count by content);
+- the **code digest** of its module (:func:`code_digest`), a sha256 over the sources of every
+  ``.py`` file of the shared layers (``nlpbias/core``, ``data``, ``metrics``, ``models``,
+  ``plotting``) and, for a function of ``nlpbias.studies.<s>``, of its study package
+  (:func:`key_files`); over every file of the project's ``data/`` folder (word sets, identity
+  terms, groups, templates, reported numbers); and over the versions of :data:`KEY_PACKAGES`
+  (from the installed metadata: nothing is imported);
+- for a function defined outside ``nlpbias`` (a script, a test, a notebook cell), its source.
 
-A stored result also lists the project **data files** (``data/``: word sets, identity terms,
-groups, templates, reported numbers) that the computation read, with their sha256. Every such
-read goes through :mod:`nlpbias.core.paths`, which notes the file into the running cached calls
-(:mod:`nlpbias.core.provenance`; files read by a nested cached call count for its callers too,
-and so do files read by the tasks of :func:`nlpbias.core.sweep.run_sweep` in other processes).
-A stored result is used only while every file it lists still has the recorded digest;
-otherwise it is computed again and replaced.
-
-**Not** in the key: code outside ``nlpbias`` other than the function's own module (other
-packages count through their versions only), modules the closure does not reach (editing
-another study's package keeps this study's results), the package data file
-``nlpbias/data/registry.yaml``, the data home's datasets (verified by their checksums when
-they are read, and named by the arguments), environment variables, the machine and the
-number of threads. A function defined outside ``nlpbias`` also counts with its own source; one
-defined in a notebook has no module file, so the ``nlpbias`` modules it calls do not count:
-put slow steps into the package. After changing any of these in a way that changes results,
+So an edit to a study's package, a shared layer or a data file recomputes that study's results,
+also where its steps never read the edited file (a little over-invalidation buys a rule that is
+easy to check); an edit to another study's package, ``nlpbias/book``, a notebook or the docs
+keeps them. **Not** in the key: ``nlpbias/data/registry.yaml`` and the data home's datasets
+(checked by their checksums when read, named by the arguments), environment variables, the
+machine, the number of threads: after changing one of these in a way that changes results,
 clear the cache.
 
-**Jupyter.** Sources count as they were when this process imported them. A kernel that keeps
-running old code after a file was edited keeps computing (and finding) the old code's results;
-restart the kernel to run, and cache, the new code.
+**Jupyter.** A process keeps running the code it imported, so a study's sources are read once
+per process, at its first cached call (or :func:`code_digest`): a kernel whose files are edited
+later keeps running, and keying by, the old code, and the next cached call warns once
+(:class:`CacheWarning`): restart the kernel to run, and cache, the edited code. An edit between
+the import and the first cached call goes unnoticed: restart the kernel after editing the
+package. Data files count as they are at each call (their readers parse an edited file again).
 
-**Where entries live.** ``$NLPBIAS_CACHE`` if set, else ``<project root>/.nlpbias_cache`` in a
-source checkout (the folder holding ``pyproject.toml``), else ``~/.cache/nlpbias``; looked up
-at each call. Inside: ``<study>/<module>.<qualname>/<key>/`` with the pickled result
-(``output.pkl``) and ``meta.json`` (layout and meta fields: :mod:`nlpbias.core.cache_store`);
-``<study>`` is ``s`` for ``nlpbias.studies.<s>``, else ``shared``. Entries are written
-atomically; a corrupt entry is recomputed with a :class:`CacheWarning`. Loading unpickles only
-files the cache wrote itself into this folder: do not put files from elsewhere into it.
-``nlpbias cache list`` and ``nlpbias cache clear [STUDY]`` show and delete entries.
+**Where.** ``$NLPBIAS_CACHE`` if set, else ``<project root>/.nlpbias_cache`` in a checkout (the
+folder holding ``pyproject.toml``), else ``~/.cache/nlpbias``; looked up at each call. Each study
+(``s`` for ``nlpbias.studies.<s>``, else ``shared``) has a folder with a joblib store
+(``<study>/joblib/<module path>/<function>/<hash>/output.pkl``) and ``<study>/models/`` for the
+model folders built outside ``@cached`` (:func:`models_dir`). joblib writes an entry atomically,
+and computes again, with a logged warning, one it cannot load. Loading unpickles what is in the
+folder: put no files from elsewhere into it. ``nlpbias cache list`` and ``nlpbias cache clear
+[STUDY]`` show and delete entries (:func:`cache_summary`, :func:`clear_cache`).
 
 **Run log.** When ``$NLPBIAS_CACHE_LOG`` names a file, every cached call appends one JSON line
-(``function``, ``study``, ``hit``, ``seconds``, ``key``: the key's first 12 hex digits);
-:mod:`nlpbias.book.runner` uses it to record which steps of a notebook were cache hits.
+(``function``, ``study``, ``hit``, ``seconds``, ``key``: the first 12 hex digits of the entry's
+folder name); :mod:`nlpbias.book.runner` records from it which steps of a notebook were hits.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import inspect
@@ -60,288 +56,211 @@ import shutil
 import time
 import warnings
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
-from typing import Any, TypeVar, overload
+from typing import Any
 
 import joblib
 
-from nlpbias.core import cache_store as store
-from nlpbias.core.closure import code_digest, import_closure, module_file, note_module_source
-from nlpbias.core.paths import checkout_dir, recorded_digest
-from nlpbias.core.provenance import note, recording
+from nlpbias.core.paths import checkout_dir, data_dir, package_dir
 
 __all__ = [
-    "CacheWarning",
     "LOG_ENV",
+    "CacheError",
+    "CacheWarning",
     "cache_dir",
     "cache_summary",
     "cached",
     "clear_cache",
     "code_digest",
-    "import_closure",
+    "key_files",
     "models_dir",
     "package_versions",
+    "study_of",
 ]
 
 logger = logging.getLogger(__name__)
 
-F = TypeVar("F", bound=Callable[..., Any])
 LOG_ENV = "NLPBIAS_CACHE_LOG"
 #: Packages whose versions are part of every key.
 KEY_PACKAGES = ("numpy", "scipy", "pandas", "scikit-learn", "gensim", "torch", "transformers")
-_KEY_HEX = 32  # the entry folder's name: the first 128 bits of the key
+#: The shared layers whose sources are part of every key.
+LAYERS = ("core", "data", "metrics", "models", "plotting")
+SHARED = "shared"
+MODELS = "models"  # the folder, beside a study's joblib store, of models built outside @cached
+
+_SOURCES: dict[str, tuple[str, dict[Path, int]]] = {}  # study -> (digest, mtime of each file)
+_DATA: dict[Path, tuple[tuple[int, int], str]] = {}  # file -> ((mtime, size), sha256)
+_WARNED: set[Path] = set()
+
+
+class CacheError(ValueError):
+    """An unknown study was named; the message lists the known ones."""
 
 
 class CacheWarning(UserWarning):
-    """A stored entry could not be read or written; the result is computed (and used) anyway."""
+    """A source file changed after this process read it (see the module docstring)."""
 
 
 def cache_dir() -> Path:
-    """Return the cache folder (not created).
-
-    Returns
-    -------
-    pathlib.Path
-        ``$NLPBIAS_CACHE``, else ``<project root>/.nlpbias_cache`` when the package runs from
-        a checkout with ``pyproject.toml``, else ``~/.cache/nlpbias``.
-
-    Examples
-    --------
-    >>> cache_dir().name in {".nlpbias_cache", "nlpbias"} or "NLPBIAS_CACHE" in os.environ
-    True
-    """
+    """The cache folder (not created): ``$NLPBIAS_CACHE``, else ``<checkout>/.nlpbias_cache``,
+    else ``~/.cache/nlpbias``."""
     env = os.environ.get("NLPBIAS_CACHE", "").strip()
     if env:
         return Path(env).expanduser()
     root = checkout_dir()
-    if root is not None:
-        return root / ".nlpbias_cache"
-    return Path.home() / ".cache" / "nlpbias"
+    return root / ".nlpbias_cache" if root is not None else Path.home() / ".cache" / "nlpbias"
+
+
+def study_of(module_name: str) -> str:
+    """``s`` for a module of ``nlpbias.studies.<s>``, else ``"shared"``.
+
+    Examples
+    --------
+    >>> study_of("nlpbias.studies.pinned_auc.study"), study_of("nlpbias.models.training")
+    ('pinned_auc', 'shared')
+    """
+    parts = module_name.split(".")
+    return parts[2] if len(parts) >= 3 and parts[:2] == ["nlpbias", "studies"] else SHARED
+
+
+def _studies() -> list[str]:
+    found = (package_dir() / "studies").glob("*/__init__.py")
+    return [*sorted(p.parent.name for p in found), SHARED]
 
 
 def models_dir(module_name: str) -> Path:
     """The folder for model folders that ``module_name`` builds itself (not through
-    :func:`cached`): ``cache_dir()/<study>/models``, listed and cleared with its study.
-
-    Put :func:`code_digest` of the module into the names of the folders, so that they follow
-    the same code rule as cached results.
+    :func:`cached`): ``cache_dir()/<study>/models``, listed and cleared with its study. Put
+    :func:`code_digest` of the module into their names: they follow the rule of cached results.
 
     Examples
     --------
     >>> models_dir("nlpbias.studies.scoring.mlm").relative_to(cache_dir()).as_posix()
     'scoring/models'
     """
-    return cache_dir() / store.study_of(module_name) / store.MODELS
-
-
-def _location(location: str | os.PathLike[str] | None) -> Path:
-    if location is not None and not isinstance(location, str | os.PathLike):
-        raise TypeError(f"location must be a folder path or None, got {type(location).__name__}")
-    folder = cache_dir() if location is None else Path(location).expanduser()
-    if folder.exists() and not folder.is_dir():
-        raise NotADirectoryError(f"cache location {folder} is a file; pass a folder")
-    return folder
+    return cache_dir() / study_of(module_name) / MODELS
 
 
 @functools.cache
 def package_versions() -> dict[str, str | None]:
     """Installed versions of :data:`KEY_PACKAGES` (None when absent), read once per process."""
-    out: dict[str, str | None] = {}
+    out: dict[str, str | None] = dict.fromkeys(KEY_PACKAGES)
     for name in KEY_PACKAGES:
-        try:
+        with contextlib.suppress(metadata.PackageNotFoundError):
             out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = None
     return out
 
 
-class _Cached:
-    """What :func:`cached` knows about one function: its identity, signature and key rule."""
+def key_files(module_name: str) -> list[Path]:
+    """The source files whose text is part of the key of ``module_name``'s cached results:
+    the shared layers' and, for a module of a study, its package's."""
+    folders = [package_dir() / layer for layer in LAYERS]
+    if (study := study_of(module_name)) != SHARED:
+        folders.append(package_dir() / "studies" / study)
+    return sorted(p for folder in folders for p in folder.rglob("*.py"))
 
-    def __init__(self, func: Callable[..., Any], ignore: list[str]) -> None:
-        self.func = func
-        self.module = getattr(func, "__module__", None) or "__main__"
-        self.qualname = getattr(func, "__qualname__", None) or getattr(func, "__name__", "f")
-        self.name = f"{self.module}.{self.qualname}"
-        self.study = store.study_of(self.module)
-        self.signature = inspect.signature(func)
-        params = self.signature.parameters
-        var_kw = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-        unknown = [n for n in ignore if n not in params and not var_kw]
-        if unknown:
-            raise ValueError(
-                f"ignore names {unknown} that are not arguments of {self.qualname}; "
-                f"its arguments are {list(params)}"
+
+def _source_digest(study: str) -> str:
+    """The digest of a study's sources, read at its first use in this process; warns once per
+    file edited since."""
+    if study not in _SOURCES:
+        digest, mtimes = hashlib.sha256(), {}
+        name = f"nlpbias.studies.{study}" if study != SHARED else "nlpbias"
+        for path in key_files(name):
+            mtimes[path] = path.stat().st_mtime_ns
+            rel = path.relative_to(package_dir()).as_posix()
+            digest.update(f"{rel}\0".encode() + path.read_bytes() + b"\0")
+        _SOURCES[study] = (digest.hexdigest(), mtimes)
+    digest_hex, mtimes = _SOURCES[study]
+    for path, mtime in mtimes.items():
+        if path not in _WARNED and (not path.exists() or path.stat().st_mtime_ns != mtime):
+            _WARNED.add(path)
+            warnings.warn(
+                f"{path} changed after this process read it; the cache keeps keying by the code "
+                "as first read (the code this process imported): restart the kernel to run, "
+                "and cache, the edited code",
+                CacheWarning,
+                stacklevel=5,  # the caller of the cached function
             )
-        self.ignore = frozenset(ignore)
-        self.own_source = self._own_source()
-
-    def _own_source(self) -> str | None:
-        """For a function outside ``nlpbias``: record its module's source now (the module is
-        being imported), and keep a digest of the function's own source (a function defined in
-        a notebook has no module file)."""
-        if self.module == "nlpbias" or self.module.startswith("nlpbias."):
-            return None
-        file = module_file(self.module)
-        if file is not None:
-            note_module_source(self.module, file)
-        try:
-            text = inspect.getsource(self.func)
-        except (OSError, TypeError):
-            code = getattr(self.func, "__code__", None)
-            text = repr((code.co_code, code.co_consts)) if code is not None else self.name
-        return hashlib.sha256(text.encode()).hexdigest()
-
-    def arguments(self, args: tuple, kwargs: dict) -> dict[str, Any] | None:
-        """The bound arguments that count (None when they do not fit the signature)."""
-        try:
-            bound = self.signature.bind(*args, **kwargs)
-        except TypeError:
-            return None
-        bound.apply_defaults()
-        out = {}
-        for name, value in bound.arguments.items():
-            if name in self.ignore:
-                continue
-            if self.signature.parameters[name].kind is inspect.Parameter.VAR_KEYWORD:
-                value = {k: v for k, v in value.items() if k not in self.ignore}
-            out[name] = value
-        return out
-
-    def key(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        """The key of a call, and the facts it was made from (for ``meta.json``)."""
-        facts = {
-            "function": self.name,
-            "arguments": joblib.hash(arguments),
-            "code_digest": code_digest(self.module),
-            "versions": package_versions(),
-        }
-        if self.own_source is not None:
-            facts["own_source"] = self.own_source
-        blob = json.dumps(facts, sort_keys=True).encode()
-        return hashlib.sha256(blob).hexdigest(), facts
-
-    def folder(self, key: str) -> Path:
-        return store.entry_folder(cache_dir(), self.study, self.name, key[:_KEY_HEX])
-
-    def function_folder(self) -> Path:
-        return self.folder("x").parent
+    return digest_hex
 
 
-def _lookup(folder: Path) -> tuple[dict[str, Any] | None, str]:
-    """The meta of a usable entry and ``"hit"``, or None and why not (``"absent"``,
-    ``"stale"``: a data file changed, ``"corrupt"``)."""
+def _data_digest() -> str:
+    """A sha256 over the names and contents of every file of the project's ``data/`` folder."""
     try:
-        meta = store.read_meta(folder)
-    except FileNotFoundError:
-        return None, "absent"
-    except store.EntryError as exc:
-        warnings.warn(f"{exc}; computing it again", CacheWarning, stacklevel=4)
-        return None, "corrupt"
-    for key, digest in meta.get("data_files", {}).items():
-        if recorded_digest(key) != digest:
-            logger.info("%s: %s changed since it was read; computing again", folder, key)
-            return None, "stale"
-    return meta, "hit"
+        root = data_dir()
+    except FileNotFoundError:  # an installed package without the checkout: no data files
+        return ""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        if not path.is_file() or any(part.startswith(".") for part in rel.parts):
+            continue
+        stat = path.stat()
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        if path not in _DATA or _DATA[path][0] != stamp:
+            _DATA[path] = (stamp, hashlib.sha256(path.read_bytes()).hexdigest())
+        digest.update(f"{rel.as_posix()}\0{_DATA[path][1]}\n".encode())
+    return digest.hexdigest()
 
 
-def _log(cache: _Cached, hit: bool, seconds: float, key: str) -> None:
-    target = os.environ.get(LOG_ENV, "").strip()
-    if not target:
+def code_digest(module_name: str) -> str:
+    """sha256 (hex) of what a cached result of ``module_name`` depends on besides its
+    arguments: the sources of :func:`key_files` (as first read in this process), the
+    project's data files (as they are now) and the versions of :data:`KEY_PACKAGES`."""
+    if not isinstance(module_name, str) or not module_name:
+        raise TypeError(f"module_name must be a dotted module name, got {module_name!r}")
+    facts = [_source_digest(study_of(module_name)), _data_digest(), package_versions()]
+    return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()
+
+
+def _bind(signature: inspect.Signature, ignore: frozenset, args: tuple, kwargs: dict) -> Any:
+    """The bound arguments that count (None when they do not fit the signature)."""
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError:
+        return None
+    bound.apply_defaults()
+    out = {k: v for k, v in bound.arguments.items() if k not in ignore}
+    for name, param in signature.parameters.items():
+        if param.kind is inspect.Parameter.VAR_KEYWORD and name in out:
+            out[name] = {k: v for k, v in out[name].items() if k not in ignore}
+    return out
+
+
+@functools.cache
+def _own_source(func: Callable[..., Any]) -> str:
+    """The sha256 of a function's source, read once per process (its name when it has no
+    source), for a function outside ``nlpbias``; else ""."""
+    if func.__module__ == "nlpbias" or func.__module__.startswith("nlpbias."):
+        return ""
+    try:
+        text = inspect.getsource(func)
+    except (OSError, TypeError):
+        text = func.__qualname__
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _log(name: str, study: str, hit: bool, seconds: float, key: str) -> None:
+    if not (target := os.environ.get(LOG_ENV, "").strip()):
         return
-    line = {
-        "function": cache.name,
-        "study": cache.study,
-        "hit": hit,
-        "seconds": round(seconds, 3),
-        "key": key[:12],
-    }
-    data = (json.dumps(line) + "\n").encode()
+    line = {"function": name, "study": study, "hit": hit, "seconds": round(seconds, 3)}
     try:
-        fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, data)  # one write of one short line: lines of processes do not mix
-        finally:
-            os.close(fd)
+        with open(target, "a", encoding="utf-8") as fh:  # one short line, appended at once:
+            fh.write(json.dumps({**line, "key": key[:12]}) + "\n")  # processes' lines do not mix
     except OSError as exc:
         logger.debug("cannot append to $%s (%s): %s", LOG_ENV, target, exc)
 
 
-def _call(cache: _Cached, args: tuple, kwargs: dict) -> Any:
-    started = time.perf_counter()
-    arguments = cache.arguments(args, kwargs)
-    if arguments is None:  # let the function raise its own TypeError
-        return cache.func(*args, **kwargs)
-    key, facts = cache.key(arguments)
-    folder = cache.folder(key)
-    meta, _ = _lookup(folder)
-    if meta is not None:
-        try:
-            value = store.read_entry(folder)
-        except FileNotFoundError:
-            pass  # replaced by another process meanwhile
-        except store.EntryError as exc:
-            warnings.warn(f"{exc}; computing it again", CacheWarning, stacklevel=3)
-        else:
-            note(meta.get("data_files", {}))
-            store.touch_entry(folder, meta)
-            _log(cache, True, time.perf_counter() - started, key)
-            return value
-    with recording() as files:
-        value = cache.func(*args, **kwargs)
-    seconds = time.perf_counter() - started
-    stamp = store.now()
-    record = {
-        "function": cache.name,
-        "study": cache.study,
-        "key": key,
-        "created": stamp,
-        "last_used": stamp,
-        "compute_seconds": round(seconds, 3),
-        "code_digest": facts["code_digest"],
-        "closure": import_closure(cache.module),
-        "versions": facts["versions"],
-        "data_files": dict(sorted(files.items())),
-    }
-    try:
-        store.write_entry(folder, value, record)
-    except Exception as exc:  # an unpicklable result or a full disk: keep the result anyway
-        problem = f"{type(exc).__name__}: {exc}"
-        warnings.warn(
-            f"could not store the result of {cache.name} in {folder}: {problem}",
-            CacheWarning,
-            stacklevel=3,
-        )
-    _log(cache, False, seconds, key)
-    return value
-
-
-@overload
-def cached(func: F, *, ignore: Iterable[str] = ()) -> F: ...
-@overload
-def cached(func: None = None, *, ignore: Iterable[str] = ()) -> Callable[[F], F]: ...
 def cached(func: Callable[..., Any] | None = None, *, ignore: Iterable[str] = ()) -> Any:
-    """Cache a function's results on disk, keyed by its arguments and the code it runs.
+    """Cache a module-level function's results on disk (the key: the module docstring).
 
-    Use as ``@cached`` or ``@cached(ignore=("verbose",))``; the key and where entries live are
-    described in the module docstring. The cache folder is looked up at each call (see
-    :func:`cache_dir`). The wrapped function gains ``.clear()`` (drop its stored results at the
-    current location) and ``.check_call_in_cache(*args, **kwargs)`` (whether that call would be
-    a hit, without computing or loading anything).
-
-    Parameters
-    ----------
-    func : callable, optional
-        The function to cache (a module-level function, so that it can be identified).
-    ignore : iterable of str, default ()
-        Names of arguments left out of the key (e.g. ``verbose``, ``n_jobs``); also names
-        passed through ``**kwargs``.
-
-    Returns
-    -------
-    callable
-        The caching wrapper.
+    Use as ``@cached`` or ``@cached(ignore=("verbose", "n_jobs"))``: ``ignore`` names arguments
+    (also ones passed through ``**kwargs``) left out of the key. The wrapper gains
+    ``.check_call_in_cache(*args, **kwargs)``: whether that call would be a hit (nothing is
+    computed or loaded).
 
     Examples
     --------
@@ -353,74 +272,107 @@ def cached(func: Callable[..., Any] | None = None, *, ignore: Iterable[str] = ()
     """
     if isinstance(ignore, str):
         raise TypeError(f"ignore must be a list of argument names, got the string {ignore!r}")
-    ignored = list(ignore)
     if func is None:
-        return functools.partial(cached, ignore=ignored)
+        return functools.partial(cached, ignore=list(ignore))
     if not callable(func):
         raise TypeError(f"cached expects a function, got {type(func).__name__}")
-    cache = _Cached(func, ignored)
+    signature, ignored = inspect.signature(func), frozenset(ignore)
+    params = signature.parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        params = {**params, **dict.fromkeys(ignored)}  # names passed through **kwargs
+    if unknown := sorted(ignored - set(params)):
+        raise ValueError(
+            f"ignore names {unknown} that are not arguments of {func.__qualname__}; "
+            f"its arguments are {list(signature.parameters)}"
+        )
+    name, study, stores = f"{func.__module__}.{func.__qualname__}", study_of(func.__module__), {}
+
+    def key(arguments: dict) -> tuple[str, str]:
+        return code_digest(func.__module__) + _own_source(func), joblib.hash(arguments)
+
+    def store() -> Any:  # joblib's memoised function, in the study's folder of the cache folder
+        location = str(cache_dir() / study)
+        if location not in stores:
+
+            def run(digest: str, arguments: str, call: Callable[[], Any]) -> Any:
+                return call()
+
+            run.__module__, run.__name__, run.__qualname__ = (
+                func.__module__, func.__name__, func.__qualname__)  # fmt: skip
+            stores[location] = joblib.Memory(location, verbose=0).cache(run, ignore=["call"])
+        return stores[location]
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        return _call(cache, args, kwargs)
+        started, arguments = time.perf_counter(), _bind(signature, ignored, args, kwargs)
+        if arguments is None:  # let the function raise its own TypeError
+            return func(*args, **kwargs)
+        digest, hashed = key(arguments)
+        ran = []
 
-    def clear() -> None:
-        shutil.rmtree(cache.function_folder(), ignore_errors=True)
+        def call() -> Any:
+            ran.append(True)
+            return func(*args, **kwargs)
+
+        value = store()(digest, hashed, call)
+        entry = joblib.hash({"digest": digest, "arguments": hashed})  # the entry's folder name
+        _log(name, study, not ran, time.perf_counter() - started, entry)
+        return value
 
     def check_call_in_cache(*args: Any, **kwargs: Any) -> bool:
-        arguments = cache.arguments(args, kwargs)
-        if arguments is None:
-            return False
-        return _lookup(cache.folder(cache.key(arguments)[0]))[0] is not None
+        arguments = _bind(signature, ignored, args, kwargs)
+        return arguments is not None and store().check_call_in_cache(*key(arguments), None)
 
-    wrapper.clear = clear  # type: ignore[attr-defined]
     wrapper.check_call_in_cache = check_call_in_cache  # type: ignore[attr-defined]
     return wrapper
+
+
+def _folder(location: str | os.PathLike[str] | None) -> Path:
+    folder = cache_dir() if location is None else Path(location).expanduser()
+    if folder.exists() and not folder.is_dir():
+        raise NotADirectoryError(f"cache location {folder} is a file; pass a folder")
+    return folder
 
 
 def clear_cache(
     location: str | os.PathLike[str] | None = None, *, study: str | None = None
 ) -> None:
-    """Delete every stored result under ``location`` (default :func:`cache_dir`), or one study's.
-
-    Parameters
-    ----------
-    location : str or path-like, optional
-    study : str, optional
-        Only this study's folder (a package name of ``nlpbias.studies``, or ``"shared"``).
-
-    Raises
-    ------
-    nlpbias.core.cache_store.CacheError
-        An unknown study; the message lists the known ones.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> clear_cache(tempfile.mkdtemp())
+    """Delete everything under ``location`` (default :func:`cache_dir`), or one ``study``'s
+    folder (a package name of ``nlpbias.studies``, or ``"shared"``; else :class:`CacheError`).
     """
-    store.clear_folder(_location(location), study)
+    folder, known = _folder(location), _studies()
+    if study is not None:
+        if study not in known:
+            raise CacheError(f"unknown study {study!r}: choose one of {', '.join(known)}")
+        shutil.rmtree(folder / study, ignore_errors=True)
+    elif folder.is_dir():
+        for child in folder.iterdir():
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child, ignore_errors=True)
+            else:
+                child.unlink(missing_ok=True)
 
 
 def cache_summary(location: str | os.PathLike[str] | None = None) -> Any:
-    """One row per study: stored entries, their size in MB and when one was last used.
-
-    Parameters
-    ----------
-    location : str or path-like, optional
-        Default :func:`cache_dir`.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``study``, ``entries``, ``size_mb``, ``last_used``; ``attrs["location"]`` is
-        the folder and ``attrs["other"]`` lists top-level folders that belong to no study
-        (older cache layouts; :func:`clear_cache` removes them).
-    """
+    """A frame of one row per study of ``location`` (default :func:`cache_dir`): ``entries``
+    (results and model folders), ``size_mb`` and ``last_used`` (the latest access or change of
+    a file, as the file system records it). ``attrs["location"]`` is the folder, and
+    ``attrs["other"]`` lists top-level folders of no study (older layouts; cleared by
+    :func:`clear_cache`)."""
     import pandas as pd
 
-    folder = _location(location)
-    rows, other = store.summarise_folder(folder)
+    folder, rows, studies = _folder(location), [], _studies()
+    for study in studies:
+        models = folder / study / MODELS
+        entries = {p.parent for p in (folder / study).rglob("output.pkl")} - {models}
+        entries = {e for e in entries if models not in e.parents}
+        entries |= {p for p in models.glob("*") if p.is_dir()}
+        stats = [p.stat() for p in (folder / study).rglob("*") if p.is_file()]
+        used = max((max(s.st_atime, s.st_mtime) for s in stats), default=None)
+        when = "" if used is None else datetime.fromtimestamp(used, UTC).isoformat("T", "seconds")
+        size = round(sum(s.st_size for s in stats) / 1e6, 1)
+        rows.append({"study": study, "entries": len(entries), "size_mb": size, "last_used": when})
+    other = [p.name for p in sorted(folder.glob("*")) if p.name not in studies]
     table = pd.DataFrame(rows, columns=["study", "entries", "size_mb", "last_used"])
     table.attrs = {"location": str(folder), "other": other}
     return table

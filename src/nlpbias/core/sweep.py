@@ -16,11 +16,6 @@ and executed by :func:`run_sweep` through an *executor*:
 - any object with a ``submit(fn, *args)`` method that returns futures with ``result()``: an
   already running :class:`concurrent.futures.Executor` or a ``dask.distributed.Client``.
 
-In another process (``"process"``, ``"dask"``, an executor object), each task runs inside a
-recording of the project data files it reads (:mod:`nlpbias.core.provenance`), and the files
-come back with its result into the recordings open in the caller: a cached function that runs a
-sweep stores the data files its tasks read, wherever they ran.
-
 Every task carries its own seed in its parameters, so the results do not depend on the
 executor, on the number of workers, or on the order in which tasks finish; :func:`run_sweep`
 returns them in the order of the tasks. The book's "Reproduce at scale" page shows how to point
@@ -37,7 +32,6 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from nlpbias.core.progress import progress
-from nlpbias.core.provenance import note, recording
 
 __all__ = ["SweepError", "local_cluster", "run_sweep"]
 
@@ -195,23 +189,20 @@ def _submitted(pool: Any, fn: Callable[..., Any], tasks: list[dict], show: bool,
     try:
         for i, fut in enumerate(futures):
             try:
-                results[i], files = fut.result()
+                results[i] = fut.result()
             except Exception as exc:
                 for other in futures[i + 1 :]:
                     other.cancel()
                 raise _fail(i, tasks[i], exc) from exc
-            note(files)
             bar.update(1)
     finally:
         bar.close()
     return results
 
 
-def _call(fn: Callable[..., Any], task: Mapping[str, Any]) -> tuple[Any, dict[str, str]]:
-    """Run one task where the executor put it; return its result and the data files it read."""
-    with recording() as files:
-        result = fn(**task)
-    return result, files
+def _call(fn: Callable[..., Any], task: Mapping[str, Any]) -> Any:
+    """Run one task where the executor put it."""
+    return fn(**task)
 
 
 def _dask(

@@ -26,8 +26,7 @@ logger = logging.getLogger(__name__)
 
 
 def _gender_file() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    # resolved (and noted into the running cached computations) on every call; parsed once
-    # per version of the file
+    # parsed once per version of the file
     p = data_file("groups", "gender_words.yaml")
     return _parse_gender_file(str(p), p.stat().st_mtime_ns)
 

@@ -27,7 +27,6 @@ def _read_list(name: str) -> dict:
     available = sorted(p.stem for p in folder.glob("*.yaml"))
     if not isinstance(name, str) or name not in available:
         raise ValueError(f"identity term list must be one of {available}, got {name!r}")
-    # data_file notes the file into the running cached computations
     with open(data_file("identity_terms", f"{name}.yaml"), encoding="utf-8") as fh:
         spec = yaml.safe_load(fh)
     terms = spec.get("terms") if isinstance(spec, dict) else None

@@ -38,7 +38,7 @@ import pandas as pd
 import yaml
 
 from nlpbias.core.checks import check_int
-from nlpbias.core.paths import data_file, record_file
+from nlpbias.core.paths import data_file
 from nlpbias.core.text import as_text_series, tokenize
 
 __all__ = [
@@ -368,7 +368,7 @@ def load_selection(name: str, *, folder: str | Path | None = None) -> pd.DataFra
     if name not in available:
         raise ValueError(f"selection must be one of {available}, got {name!r}")
     where = f"selection file {name}.yaml"
-    spec = yaml.safe_load(record_file(root / f"{name}.yaml").read_text(encoding="utf-8"))
+    spec = yaml.safe_load((root / f"{name}.yaml").read_text(encoding="utf-8"))
     missing = [f for f in _SELECTION_FIELDS if not isinstance(spec, dict) or f not in spec]
     if missing:
         raise ValueError(f"{where} lacks field(s) {missing}; required: {list(_SELECTION_FIELDS)}")

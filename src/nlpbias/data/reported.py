@@ -19,7 +19,7 @@ def load_reported(name: str) -> dict[str, Any]:
     """
     import yaml
 
-    path = data_file("reported", f"{name}.yaml")  # noted into the running cached computations
+    path = data_file("reported", f"{name}.yaml")
     if not path.is_file():
         raise FileNotFoundError(
             f"no reported numbers at {path}; expected data/reported/{name}.yaml"

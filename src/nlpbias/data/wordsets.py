@@ -25,10 +25,6 @@ The lists are facts of the published tests; nothing here computes a bias. Word s
 from a dataset by PMI (``davidson_gender``, ``davidson_race``) keep the record of their manual
 selection in ``data/wordsets/selection/<name>.yaml`` (:func:`load_selection`); the extraction is
 :func:`extract_pmi` (both from :mod:`nlpbias.data.pmi`, re-exported here).
-
-Every load notes the file it reads into the running cached computations
-(:func:`nlpbias.core.paths.record_file`), and :func:`available_wordsets` notes the folder's list
-of files: editing a word set recomputes the cached results that read it.
 """
 
 from __future__ import annotations
@@ -44,7 +40,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from nlpbias.core.paths import data_file, record_file, record_listing
+from nlpbias.core.paths import data_file
 from nlpbias.data.pmi import extract_pmi, load_selection
 
 __all__ = [
@@ -270,8 +266,7 @@ def load_wordset(name: str, *, folder: str | Path | None = None) -> WordSet:
     available = _available(root)
     if not isinstance(name, str) or name not in available:
         raise ValueError(f"word set must be one of {available}, got {name!r}")
-    # noted into the running cached computations on every call, before the memoised parse
-    path = record_file((root / f"{name}.yaml").resolve())
+    path = (root / f"{name}.yaml").resolve()
     return _load_cached(str(path), path.stat().st_mtime_ns)
 
 
@@ -322,7 +317,7 @@ def available_wordsets(*, folder: str | Path | None = None) -> pd.DataFrame:
     >>> table.set_index("name").loc["caliskan_weat1", ["n_target_1", "n_attribute_2"]].tolist()
     [25, 25]
     """
-    root = record_listing(wordsets_dir() if folder is None else Path(folder), "*.yaml")
+    root = wordsets_dir() if folder is None else Path(folder)
     rows = []
     for ws in load_wordsets(_available(root), folder=root):
         (t1, w1), (t2, w2) = ws.targets.items()

@@ -7,11 +7,11 @@ Entry points:
   :func:`nlpbias.core.text.sentences` (one token list per document, no sentence splitting)
   inside a cached function, so the cache key is the corpus name and the parameters, not a hash
   of millions of tokens. A re-run with the same arguments returns the stored vectors; any
-  changed parameter trains again. Like every cached step, the key also holds the code of this
-  module's import closure (the tokenizer, the corpus reader, the gensim training code) and the
-  gensim version (:mod:`nlpbias.core.cache`), so editing the tokenizer or the training code
-  retrains. The corpus files themselves are checked by the data store (sha256), not by the
-  cache.
+  changed parameter trains again. Like every cached step, the key also holds the sources of the
+  shared layers (the tokenizer, the corpus reader, the gensim training code among them), the
+  project's data files and the gensim version (:mod:`nlpbias.core.cache`), so editing the
+  tokenizer or the training code retrains. The corpus files themselves are checked by the data
+  store (sha256), not by the cache.
 - :func:`train_embedding` takes token lists (e.g. a balanced copy of a named corpus) and is
   cached by content: the key is the sha256 of the tokens
   (:func:`~nlpbias.models.gensim_training.corpus_sha256`, streamed over the token lists;
@@ -270,7 +270,7 @@ def train_embedding(
 
     The cache key is the sha256 of the token lists
     (:func:`~nlpbias.models.gensim_training.corpus_sha256`), the algorithm, the parameters and
-    the code of this module's import closure and the gensim version. So every
+    the shared layers' sources and the gensim version (:mod:`nlpbias.core.cache`). So every
     modified corpus (e.g. each dataset-balancing level) gets its own entry, and calling again
     with equal token lists, however they were built, returns the stored vectors without
     training.

@@ -4,7 +4,7 @@ What the chapter's notebook calls; the modules of this package hold the method: 
 their word sets (:mod:`.families`), the embedding grid (:mod:`.grid`, with :mod:`.balancing` and
 :mod:`.attract_repel`), one embedding's evaluation (:mod:`.evaluation`, with the downstream tasks
 :mod:`.coref` and :mod:`.hsd`), the cached sweep (:mod:`.study`, with what its tasks share in
-memory: :mod:`.shared`), the correlations
+memory: :mod:`.worker_memo`), the correlations
 (:mod:`.correlation`), the comparison with the paper (:mod:`.paper`), the figures
 (:mod:`.figures`) and the headline rows for the scorecard (:mod:`.headlines`).
 """

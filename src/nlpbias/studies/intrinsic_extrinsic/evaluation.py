@@ -14,7 +14,7 @@ from typing import Any
 
 from nlpbias.studies.intrinsic_extrinsic.families import FAMILIES, check_families, evaluation_sets
 from nlpbias.studies.intrinsic_extrinsic.grid import build_embedding
-from nlpbias.studies.intrinsic_extrinsic.shared import shared
+from nlpbias.studies.intrinsic_extrinsic.worker_memo import memo
 
 __all__ = ["evaluate_embedding"]
 
@@ -39,18 +39,18 @@ _HSD_DATA = ("split_state", "max_rows")
 
 def _task_data(task: str, params: Mapping[str, Any]) -> Any:
     """The downstream task's data for ``params``, loaded once per process (see
-    :mod:`nlpbias.studies.intrinsic_extrinsic.shared`)."""
+    :mod:`nlpbias.studies.intrinsic_extrinsic.worker_memo`)."""
     if task == "coref":
         from nlpbias.studies.intrinsic_extrinsic.coref import coref_data
 
         args = {k: params[k] for k in _COREF_DATA if k in params}
         if "train_splits" in args and not isinstance(args["train_splits"], str):
             args["train_splits"] = tuple(args["train_splits"])
-        return shared(("coref_data", *sorted(args.items())), lambda: coref_data(**args))
+        return memo(("coref_data", *sorted(args.items())), lambda: coref_data(**args))
     from nlpbias.studies.intrinsic_extrinsic.hsd import hsd_data
 
     split_state, max_rows = params.get("split_state", 0), params.get("max_rows")
-    return shared(
+    return memo(
         ("hsd_data", split_state, max_rows),
         lambda: hsd_data(random_state=split_state, max_rows=max_rows),
     )

@@ -26,7 +26,7 @@ from nlpbias.studies.intrinsic_extrinsic.families import (
     check_families,
     modification_query,
 )
-from nlpbias.studies.intrinsic_extrinsic.shared import shared
+from nlpbias.studies.intrinsic_extrinsic.worker_memo import memo
 
 __all__ = ["build_embedding", "corpus_for", "embedding_grid"]
 
@@ -181,7 +181,7 @@ def build_embedding(spec: Mapping[str, Any], *, corpus_options: Mapping[str, Any
     original embedding of the same corpus and algorithm.
 
     What several specs share is computed once per process
-    (:mod:`nlpbias.studies.intrinsic_extrinsic.shared`): the corpus, the original embedding
+    (:mod:`nlpbias.studies.intrinsic_extrinsic.worker_memo`): the corpus, the original embedding
     (which Attract-Repel reads without changing it) and the sentence kinds of a balancing word
     set; the embeddings are the same as when each spec computed them.
     """
@@ -205,7 +205,7 @@ def build_embedding(spec: Mapping[str, Any], *, corpus_options: Mapping[str, Any
     sentences = _shared_corpus(spec["corpus"], max_docs)
     query = modification_query(FAMILIES[spec["family"]], spec["modset"])
     words = (tuple(map(tuple, query.targets)), tuple(map(tuple, query.attributes)))
-    kinds = shared(
+    kinds = memo(
         ("sentence_kinds", spec["corpus"], max_docs, words),
         lambda: sentence_kinds(sentences, query),
     )
@@ -228,7 +228,7 @@ def _train(sentences: list[list[str]], algorithm: str, opts: Mapping[str, Any]) 
 
 def _shared_corpus(corpus: str, max_docs: int | None) -> list[list[str]]:
     """:func:`corpus_for`, kept in memory for the other tasks of this process."""
-    return shared(("corpus", corpus, max_docs), lambda: corpus_for(corpus, max_docs=max_docs))
+    return memo(("corpus", corpus, max_docs), lambda: corpus_for(corpus, max_docs=max_docs))
 
 
 def _original_embedding(
@@ -237,7 +237,7 @@ def _original_embedding(
     """The original embedding of a corpus and algorithm (trained or loaded from the cache),
     kept in memory for the other tasks of this process."""
     key = ("original_embedding", corpus, max_docs, algorithm, tuple(sorted(opts.items())))
-    return shared(key, lambda: _train(_shared_corpus(corpus, max_docs), algorithm, opts))
+    return memo(key, lambda: _train(_shared_corpus(corpus, max_docs), algorithm, opts))
 
 
 def _attract_repel(kv: Any, spec: Mapping[str, Any], opts: Mapping[str, Any]) -> Any:

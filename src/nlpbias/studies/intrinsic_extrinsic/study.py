@@ -30,15 +30,16 @@ from typing import Any
 
 from nlpbias.core.cache import cached
 from nlpbias.studies.intrinsic_extrinsic.evaluation import evaluate_embedding
-from nlpbias.studies.intrinsic_extrinsic.shared import clear_shared
+from nlpbias.studies.intrinsic_extrinsic.worker_memo import clear_memo
 
 __all__ = ["run_study"]
 
 
 @cached
 def _evaluate_cached(**kwargs: Any) -> dict[str, Any]:
-    """:func:`evaluate_embedding`, cached on disk (keyed by its code's import closure, the word
-    sets and templates it reads, and its arguments; see :mod:`nlpbias.core.cache`)."""
+    """:func:`evaluate_embedding`, cached on disk (keyed by its arguments, this study's package
+    and the shared layers, the project's data files and the library versions; see
+    :mod:`nlpbias.core.cache`)."""
     return evaluate_embedding(**kwargs)
 
 
@@ -60,12 +61,12 @@ def run_study(
     corpora), the slowest first; then the Attract-Repel ones, which modify the originals and so
     find them in the cache. With ``executor="process"`` both sweeps run on one pool of
     ``n_jobs`` worker processes (default ``os.cpu_count()``), which keep what tasks share in
-    memory (:mod:`nlpbias.studies.intrinsic_extrinsic.shared`). ``kwargs`` go to
+    memory (:mod:`nlpbias.studies.intrinsic_extrinsic.worker_memo`). ``kwargs`` go to
     :func:`evaluate_embedding`. Each evaluation is cached on disk, keyed by its arguments, the
-    code it can reach (the import closure of this module: the evaluation, the tasks, the models,
-    the metrics) and the project data files it reads, so re-running the chapter after an edit to
-    its prose, its tables or its figures costs nothing, while an edit to any code or word set an
-    evaluation uses recomputes. The order in which tasks run does not change any result.
+    sources of this study's package and of the shared layers, and the project's data files (see
+    :mod:`nlpbias.core.cache`), so re-running the chapter after an edit to its notebook costs
+    nothing, while an edit to any code or word set recomputes. The order in which tasks run does
+    not change any result.
 
     Returns
     -------
@@ -104,7 +105,7 @@ def run_study(
                 for i, result in zip(order, out, strict=True):
                     results[i] = result
     finally:
-        clear_shared()
+        clear_memo()
     return results
 
 

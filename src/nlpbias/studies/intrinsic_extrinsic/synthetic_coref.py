@@ -39,7 +39,7 @@ _PRONOUNS = {"male": "he", "female": "she"}
 
 
 def _templates() -> dict[str, tuple[tuple[str, str, str, str], ...]]:
-    path = data_file("templates", "coref_standin.yaml")  # noted on every call, parsed once
+    path = data_file("templates", "coref_standin.yaml")  # parsed once per version
     return _parse_templates(str(path), path.stat().st_mtime_ns)
 
 

@@ -1,4 +1,4 @@
-"""What the sweep's tasks share in memory: the store, and that sharing changes no number."""
+"""What the sweep's tasks share in a worker's memory: the memo, and that it changes no number."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ import pandas as pd
 import pytest
 from gensim.models import KeyedVectors
 
-from nlpbias.core.provenance import recording
 from nlpbias.metrics.query import Query
-from nlpbias.studies.intrinsic_extrinsic import shared as store
+from nlpbias.studies.intrinsic_extrinsic import worker_memo
 from nlpbias.studies.intrinsic_extrinsic.balancing import balance_corpus, sentence_kinds
 from nlpbias.studies.intrinsic_extrinsic.coref_features import EmbeddingLookup, pair_features
 from nlpbias.studies.intrinsic_extrinsic.coref_pairs import standin_pairs
@@ -21,52 +20,41 @@ from nlpbias.studies.intrinsic_extrinsic.study import run_study
 
 
 @pytest.fixture(autouse=True)
-def _empty_store():
-    store.clear_shared()
+def _empty_memo():
+    worker_memo.clear_memo()
     yield
-    store.clear_shared()
+    worker_memo.clear_memo()
 
 
-# --------------------------------------------------------------------------- the store
+# --------------------------------------------------------------------------- the memo
 def test_a_value_is_computed_once_per_key_and_kind_limited() -> None:
     calls: list[int] = []
 
     def make(i: int):
         return lambda: calls.append(i) or [i]
 
-    first = store.shared(("k", 0), make(0))
-    assert store.shared(("k", 0), make(99)) is first and calls == [0]
-    for i in range(1, store.LIMIT + 2):
-        store.shared(("k", i), make(i))
-    store.shared(("other", 0), make(-1))
-    kept = [k for k in store.shared_keys() if k[0] == "k"]
-    assert kept == [("k", i) for i in range(2, store.LIMIT + 2)]  # the oldest went first
-    assert ("other", 0) in store.shared_keys()
+    first = worker_memo.memo(("k", 0), make(0))
+    assert worker_memo.memo(("k", 0), make(99)) is first and calls == [0]
+    assert worker_memo.memo(("k", [0]), make(7)) == [7]  # keys are hashed by content (joblib)
+    for i in range(1, worker_memo.LIMIT + 2):
+        worker_memo.memo(("k", i), make(i))
+    worker_memo.memo(("other", 0), make(-1))
+    kept = [k for k in worker_memo.memo_keys() if k[0] == "k"]
+    assert kept == [("k", i) for i in range(2, worker_memo.LIMIT + 2)]  # the oldest went first
+    assert ("other", 0) in worker_memo.memo_keys()
     with pytest.raises(TypeError, match="non-empty tuple"):
-        store.shared("k", make(0))
+        worker_memo.memo("k", make(0))
 
 
-def test_the_data_files_of_a_value_are_noted_into_every_later_use(monkeypatch) -> None:
-    from nlpbias.core import provenance
-
-    digest = {"data/x.yaml": "aa"}
-    monkeypatch.setattr(store, "recorded_digest", lambda key: digest[key])
-
-    def compute():
-        provenance.note({"data/x.yaml": "aa"})
-        return object()
-
-    with recording() as first:
-        value = store.shared(("files", 1), compute)
-    with recording() as second:
-        assert store.shared(("files", 1), compute) is value
-    assert first == second == {"data/x.yaml": "aa"}
-    # the file changed since: computed again, as a disk-cache entry would be
-    digest["data/x.yaml"] = "bb"
-    assert store.shared(("files", 1), compute) is not value
+def test_a_value_is_computed_again_when_the_code_digest_changes(monkeypatch) -> None:
+    """The memo is keyed like the disk cache: a data file (or source) edit recomputes."""
+    value = worker_memo.memo(("files", 1), object)
+    assert worker_memo.memo(("files", 1), object) is value
+    monkeypatch.setattr(worker_memo, "code_digest", lambda module: "a data file changed")
+    assert worker_memo.memo(("files", 1), object) is not value
 
 
-# --------------------------------------------------------------------------- shared inputs
+# --------------------------------------------------------------------------- memoised inputs
 def test_balancing_with_precomputed_kinds_is_balancing_without() -> None:
     q = Query((["doctor"], ["nurse"]), (["he"], ["she"]))
     gen = np.random.default_rng(0)
@@ -127,24 +115,24 @@ def _numbers(result: dict) -> tuple:
     return result["spec"]["id"], result["intrinsic"], result["skipped"], result["extrinsic"]
 
 
-def test_the_shared_path_gives_exactly_the_numbers_computed_afresh(tmp_path, monkeypatch) -> None:
+def test_the_memo_path_gives_exactly_the_numbers_computed_afresh(tmp_path, monkeypatch) -> None:
     """Every task computed from an empty store and an empty cache (each one loads its corpus,
     its original embedding from the disk cache and its downstream data itself) against the
-    study's run, where later tasks reuse what earlier ones left in memory."""
+    study's run, where later tasks reuse what earlier ones left in the memo."""
     grid = embedding_grid(**GRID)
     assert {s["method"] for s in grid} == {"original", "balance", "attract_repel"}
     monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path / "fresh"))
     fresh = []
     for spec in grid:
-        store.clear_shared()
+        worker_memo.clear_memo()
         seeds = [0, 1] if spec["method"] == "original" else [0]
         fresh.append(evaluate_embedding(spec, seeds=seeds, **OPTIONS))
-    monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path / "shared"))
-    store.clear_shared()
+    monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path / "memo"))
+    worker_memo.clear_memo()
     ran = run_study(grid, seeds_original=[0, 1], seeds_modified=[0], executor="serial",
                     n_jobs=None, show_progress=False, **OPTIONS)  # fmt: skip
     assert [_numbers(r) for r in ran] == [_numbers(r) for r in fresh]
-    assert store.shared_keys() == []  # run_study empties the store when it ends
+    assert worker_memo.memo_keys() == []  # run_study empties the memo when it ends
 
 
 def _snapshot(value):
@@ -165,15 +153,22 @@ def _same(a, b) -> bool:
     return a == b
 
 
-def test_the_tasks_leave_the_shared_values_as_they_found_them(tmp_path, monkeypatch) -> None:
+def test_the_tasks_leave_the_remembered_values_as_they_found_them(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path))
     grid = embedding_grid(**GRID)
-    for spec in grid:  # fill the store
+    for spec in grid:  # fill the memo
         evaluate_embedding(spec, seeds=[0], **OPTIONS)
-    kinds = {k[0] for k in store.shared_keys()}
+    kinds = {k[0] for k in worker_memo.memo_keys()}
     assert kinds == {"corpus", "original_embedding", "sentence_kinds", "coref_data"}
-    before = {k: _snapshot(v) for k, (v, _) in store._STORE.items()}
+    before = {h: _snapshot(v) for h, (_, v) in worker_memo._MEMO.items()}
     for spec in grid:
         evaluate_embedding(spec, seeds=[1], **OPTIONS)
-    for key, (value, _) in store._STORE.items():
-        assert _same(_snapshot(value), before[key]), key
+    for hashed, (key, value) in worker_memo._MEMO.items():
+        assert _same(_snapshot(value), before[hashed]), key
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    failed, attempted = doctest.testmod(worker_memo, raise_on_error=False, verbose=False)[:2]
+    assert attempted > 0 and failed == 0
