@@ -32,12 +32,11 @@ from tools.sitecheck.pages import (
     Site,
     SiteCheckError,
     list_pages,
-    raw_tex,
     refresh_target,
     tex_in,
 )
 
-__all__ = ["SiteCheckError", "SiteReport", "check_site", "find_chromium", "raw_tex"]
+__all__ = ["SiteReport", "check_site"]
 
 log = logging.getLogger(__name__)
 COLUMNS = [
