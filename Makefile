@@ -17,8 +17,9 @@ MATHJAX := book/_static/mathjax/tex-mml-chtml.js
 help:
 	@echo "make book     run every notebook on PROFILE=$(PROFILE) and build _build/html"
 	@echo "              REPOSITORY_URL=https://github.com/OWNER/REPO adds repository and launch buttons"
+	@echo "              STRICT=1 fails on any Sphinx warning (broken reference, stderr in an output)"
 	@echo "make check-site  the built book in headless chromium: pages, links, images, MathJax, search,"
-	@echo "              code and tables that fit the column, no warnings in outputs"
+	@echo "              code and tables that fit the column (tools/sitecheck)"
 	@echo "make test     lint + unit tests + every notebook on 'smoke' + book build with -W"
 	@echo "make lab      JupyterLab on notebooks/"
 	@echo "make run STUDY=data PROFILE=demo   run one notebook"
@@ -39,12 +40,14 @@ $(MATHJAX):
 	bash tools/fetch_mathjax.sh $(MATHJAX_VERSION) book/_static/mathjax
 
 book: $(STAMP) $(MATHJAX)
-	NLPBIAS_REPOSITORY_URL="$(REPOSITORY_URL)" $(BIN)/nlpbias book --profile $(PROFILE)
+	NLPBIAS_REPOSITORY_URL="$(REPOSITORY_URL)" $(BIN)/nlpbias book --profile $(PROFILE) \
+		$(if $(STRICT),--strict)
 	@echo "open _build/html/index.html"
 
 # Reads _build/html as a reader's browser does; screenshots of every chapter in _build/screenshots.
+# The tool lives in tools/sitecheck, outside the installed package.
 check-site: $(STAMP)
-	$(BIN)/nlpbias check-site --html _build/html --screenshots _build/screenshots
+	$(BIN)/python -m tools.sitecheck --html _build/html --screenshots _build/screenshots
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -162,7 +162,7 @@ def test_papermill_reads_every_parameter_of_the_parameters_cell(nb_file: Path) -
 
 def test_built_book_passes_the_browser_check(smoke_project: Path) -> None:
     """Every page loads, links and images resolve, MathJax renders, search works, screenshots."""
-    from nlpbias.book import sitecheck
+    from tools import sitecheck
 
     if sitecheck.find_chromium() is None:
         pytest.skip("no chromium on PATH (install Debian's chromium or set NLPBIAS_CHROMIUM)")

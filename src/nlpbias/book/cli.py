@@ -1,4 +1,4 @@
-"""Command line: ``nlpbias run``, ``book``, ``data``, ``cache`` and ``check-site``.
+"""Command line: ``nlpbias run``, ``book``, ``data`` and ``cache``.
 
 Every failure ends with one line on stderr, ``nlpbias: error: ...``, and exit status 1.
 """
@@ -50,13 +50,6 @@ def _parser() -> argparse.ArgumentParser:
     cache_sub.add_parser("list", help="entries, size and last use per study; the cache folder")
     clear = cache_sub.add_parser("clear", help="delete the cache, or one study's part of it")
     clear.add_argument("study", nargs="?", help="a study name, or 'shared' (default: everything)")
-
-    site = sub.add_parser("check-site", help="check the built HTML book in a headless browser")
-    site.add_argument("--html", help="the built site (default: _build/html of the project)")
-    site.add_argument(
-        "--screenshots", help="folder for chapter screenshots (default _build/screenshots)"
-    )
-    site.add_argument("--no-browser", action="store_true", help="static checks only (no chromium)")
     return parser
 
 
@@ -133,37 +126,6 @@ def _cmd_cache(args: argparse.Namespace) -> None:
     print(f"cleared {what} {cache.cache_dir()}")
 
 
-def _cmd_check_site(args: argparse.Namespace) -> None:
-    from nlpbias.book import sitecheck
-
-    html = args.html or runner.project_root() / runner.BUILD_DIR / "html"
-    report = sitecheck.check_site(
-        html,
-        screenshots=args.screenshots or "auto",
-        browser=None if args.no_browser else "auto",
-        progress=sys.stderr.isatty(),
-    )
-    table = report.pages.assign(screenshot=report.pages["screenshot"].map(_under_cwd))
-    print(table.to_string(index=False))
-    for problem in report.problems:
-        print(problem)
-    if not report.ok:
-        raise sitecheck.SiteCheckError(report.summary())
-    print(report.summary())
-
-
-def _under_cwd(path: str) -> str:
-    """``path`` relative to the current directory when it lies under it (narrower tables)."""
-    from pathlib import Path
-
-    if not path:
-        return path
-    try:
-        return Path(path).absolute().relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return path
-
-
 def _concat(frames):
     import pandas as pd
 
@@ -174,7 +136,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``nlpbias`` console script."""
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
-    from nlpbias.book.sitecheck import SiteCheckError
     from nlpbias.core.cache import CacheError
     from nlpbias.data import DataError
 
@@ -183,11 +144,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "book": _cmd_book,
         "data": _cmd_data,
         "cache": _cmd_cache,
-        "check-site": _cmd_check_site,
     }
     try:
         commands[args.command](args)
-    except (runner.RunnerError, DataError, SiteCheckError, CacheError) as exc:
+    except (runner.RunnerError, DataError, CacheError) as exc:
         print(f"nlpbias: error: {exc}", file=sys.stderr)
         return 1
     return 0

@@ -3,7 +3,7 @@
 papermill puts every parameter of a run on one line of a new cell (tagged
 ``injected-parameters``), right after the notebook's ``parameters`` cell; the book prints that
 cell like any other. A dict or list of several settings (``standin = {"steps": 150, ...}``) makes
-a line longer than the column holds, and ``nlpbias check-site`` fails the page. With
+a line longer than the column holds, and ``make check-site`` fails the page. With
 :func:`use_book_translator`, a parameter whose line would be longer than :data:`WIDTH` is
 written one item a line, as ruff formats the notebooks; the values are the same.
 

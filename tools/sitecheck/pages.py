@@ -4,8 +4,8 @@
 images of a page; :func:`tex_in` / :func:`raw_tex` find TeX left in the visible text;
 :func:`image_problem` says why bytes are not a usable image; :func:`list_pages`,
 :func:`refresh_target` and :func:`parse_html` are the HTML helpers. The static checks
-(:mod:`nlpbias.book.sitecheck`), the browser checks (:mod:`nlpbias.book.headless`) and the site
-comparison (:mod:`nlpbias.book.sitecompare`) all build on this module.
+(:mod:`tools.sitecheck.check`), the browser checks (:mod:`tools.sitecheck.browser`) and the site
+comparison (:mod:`tools.sitecheck.compare`) all build on this module.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ __all__ = [
     "SiteCheckError",
     "image_problem",
     "list_pages",
-    "output_warnings",
     "parse_html",
     "raw_tex",
     "refresh_target",
@@ -93,11 +92,6 @@ TEX_PATTERNS = [
     re.compile(r"\\begin\{(?:equation|align|gather|multline|eqnarray)\*?\}"),
 ]
 EXTERNAL = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
-# What a reader must never meet in a notebook's output: a traceback, a Python warning
-# ("...py:21: TqdmWarning: ..."), or (in a stderr stream) a logged warning or error.
-TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\w*(?:Error|Exception): ", re.M)
-PY_WARNING = re.compile(r"\b[A-Z]\w*Warning: ")
-STDERR_WARNING = re.compile(r"\bwarn(?:ing)?s?\b|\berror\b", re.I)
 
 
 class SiteCheckError(RuntimeError):
@@ -124,40 +118,6 @@ def tex_in(soup, *, rendered: bool) -> list[str]:
     """TeX fragments in the visible text of parsed HTML (see :func:`raw_tex`)."""
     text = _visible_text(soup, skip_math=not rendered)
     return [m.group(0)[:60] for pat in TEX_PATTERNS for m in pat.finditer(text)]
-
-
-def output_warnings(soup) -> list[str]:
-    """The outputs of executed cells that show a warning or a traceback, one line each.
-
-    An output is a ``div.output`` inside a ``div.cell_output`` (myst-nb's markup). It is reported
-    when it is an error output, holds a traceback or a Python warning (``UserWarning: ...``), or
-    is a stderr stream that mentions a warning or an error. Each line names the output (its number
-    on the page) and quotes the offending line.
-
-    Examples
-    --------
-    >>> html = ('<div class="cell_output"><div class="output stderr"><pre>'
-    ...         'x.py:21: TqdmWarning: IProgress not found</pre></div></div>')
-    >>> output_warnings(parse_html(html))
-    ["output 1 shows 'TqdmWarning: IProgress not found'"]
-    """
-    found = []
-    outputs = [o for cell in soup.select(".cell_output") for o in cell.select(".output")]
-    for number, out in enumerate(outputs, start=1):
-        classes = set(out.get("class") or [])
-        text = out.get_text()
-        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-        bad = [ln for ln in lines if TRACEBACK.search(ln) or PY_WARNING.search(ln)]
-        if "stderr" in classes:
-            bad += [ln for ln in lines if STDERR_WARNING.search(ln)]
-        if classes & {"error", "traceback"} and not bad:
-            bad = lines[:1] or ["an error"]
-        if bad:
-            line = bad[0]
-            if warning := PY_WARNING.search(line):  # from the warning's name, without the path
-                line = line[warning.start() :]
-            found.append(f"output {number} shows {line[:80] + ('…' if len(line) > 80 else '')!r}")
-    return found
 
 
 def parse_html(html: str):

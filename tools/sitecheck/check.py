@@ -1,13 +1,20 @@
 """Check the built HTML book the way a reader sees it.
 
 Static checks (this module) read the files under ``_build/html``: every page parses, every
-internal link (and its ``#anchor``) resolves, every image exists and decodes, and no output of a
-cell shows a Python warning or a traceback. Browser checks (:mod:`nlpbias.book.headless`) serve
-the site over HTTP on 127.0.0.1 and open each page in headless Chromium (the command line, no
-driver): the rendered DOM has no raw TeX left, pages with math carry MathJax output (so the
-MathJax under ``_static`` works offline), every code cell and table fits the content column or
-scrolls inside its own box (:mod:`nlpbias.book.layout`), the search page finds a word, and each
-chapter gets a screenshot.
+internal link (and its ``#anchor``) resolves, every image exists and decodes, and no TeX is left
+outside a math element. Browser checks (:mod:`tools.sitecheck.browser`) serve the site over HTTP
+on 127.0.0.1 and open each page in headless Chromium (the command line, no driver): every file a
+page asks for loads, the rendered DOM has no raw TeX left, pages with math carry MathJax output
+(so the MathJax under ``_static`` works offline), every code cell and table fits the content
+column or scrolls inside its own box (:mod:`tools.sitecheck.columns`), the search page finds a
+word, and each chapter gets a screenshot.
+
+What the Sphinx build already checks is not repeated here: a build with ``-W -n --keep-going``
+(``make test``, ``make book STRICT=1``) fails on a broken cross-reference, a missing image of a
+page and, with myst-nb's ``nb_output_stderr: warn`` in ``_config.yml``, on any cell output
+written to stderr (a Python warning, a logged warning, a traceback). The links checked here are
+those Sphinx never sees: raw HTML in cell outputs (the scorecard's links to the chapters), the
+theme's navigation and the redirect of ``index.html``.
 """
 
 from __future__ import annotations
@@ -19,19 +26,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from nlpbias.book.headless import browser_checks, find_chromium
-from nlpbias.book.site import (
+from nlpbias.core.progress import progress as _progress
+from tools.sitecheck.browser import browser_checks, find_chromium
+from tools.sitecheck.pages import (
     Site,
     SiteCheckError,
     list_pages,
-    output_warnings,
-    raw_tex,
     refresh_target,
     tex_in,
 )
-from nlpbias.core.progress import progress as _progress
 
-__all__ = ["SiteCheckError", "SiteReport", "check_site", "find_chromium", "raw_tex"]
+__all__ = ["SiteReport", "check_site"]
 
 log = logging.getLogger(__name__)
 COLUMNS = [
@@ -43,7 +48,6 @@ COLUMNS = [
     "images_ok",
     "raw_tex",
     "mathjax",
-    "warnings",
     "overflow",
     "scrolls",
     "code_chars",
@@ -75,7 +79,7 @@ class SiteReport:
         more = f" (and {len(self.problems) - 3} more)" if len(self.problems) > 3 else ""
         return (
             f"{len(self.problems)} problems in the book under {self.html_dir}: {first}{more}"
-            " — run `nlpbias check-site` for the full list"
+            " — run `make check-site` for the full list"
         )
 
 
@@ -91,7 +95,6 @@ def _static_row(site: Site, page: str) -> tuple[dict, list[str], bool]:
         "images_ok": False,
         "raw_tex": pd.NA,
         "mathjax": pd.NA,
-        "warnings": pd.NA,
         "overflow": pd.NA,
         "scrolls": pd.NA,
         "code_chars": pd.NA,
@@ -123,9 +126,6 @@ def _static_row(site: Site, page: str) -> tuple[dict, list[str], bool]:
     if redirect is None:
         row["raw_tex"] = len(tex := tex_in(soup, rendered=False))
         problems += [f"{page}: raw TeX {frag!r} outside any math element" for frag in tex[:3]]
-    shown = output_warnings(soup)
-    row["warnings"] = len(shown)
-    problems += [f"{page}: {w} (a reader must not see it: fix it at its source)" for w in shown]
     has_math = soup.find(class_="math") is not None
     return row, problems, has_math and redirect is None
 
@@ -167,9 +167,9 @@ def check_site(
     SiteReport
         ``pages``: one row per page with columns page, loads, links, links_ok, images, images_ok,
         raw_tex (TeX fragments left in the visible text), mathjax (MathJax output present; NA for
-        pages without math or without a browser), warnings (cell outputs that show a Python
-        warning or traceback), overflow (elements a reader cannot see whole in the content
-        column: sticking out of it, or code cut off inside its box; NA without a browser),
+        pages without math or without a browser), overflow (elements a reader cannot see whole
+        in the content column: sticking out of it, or code cut off inside its box; NA without a
+        browser),
         scrolls (tables and equations wider than the column that scroll inside their own box,
         which is allowed), code_chars (monospace characters a code line may have in the column;
         NA without a browser or code), screenshot; ``problems``: one line each.
@@ -221,7 +221,7 @@ def check_site(
     table = pd.DataFrame(list(rows.values()), columns=COLUMNS)
     table["raw_tex"] = table["raw_tex"].astype("Int64")
     table["mathjax"] = table["mathjax"].astype("boolean")
-    for column in ("warnings", "overflow", "scrolls", "code_chars"):
+    for column in ("overflow", "scrolls", "code_chars"):
         table[column] = table[column].astype("Int64")
     report = SiteReport(site.root, table, problems, exe, search_hits)
     if strict and not report.ok:

@@ -1,6 +1,6 @@
 """Does a page fit its column? What the browser measures, and what it means for the check.
 
-:mod:`nlpbias.book.headless` serves every HTML page with :data:`MEASURE_JS` added before
+:mod:`tools.sitecheck.browser` serves every HTML page with :data:`MEASURE_JS` added before
 ``</body>``. In Chromium the script finds the content column (``article.bd-article`` in
 sphinx-book-theme, else ``main``), then writes what it measured as JSON into
 ``<script id="nlpbias-layout">``, which ``--dump-dom`` returns with the page:

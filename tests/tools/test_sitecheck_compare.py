@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from nlpbias.book.sitecheck import SiteCheckError
-from nlpbias.book.sitecompare import compare_sites
+from tools.sitecheck import SiteCheckError, compare_sites
 
 PAGE = """<html><body><main><h1>{title}</h1><h2>The question</h2><p>{number}</p>
 {extra}<div class="exercise">one</div><img src="a.png"></main></body></html>"""

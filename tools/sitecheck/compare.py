@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from nlpbias.book.site import SiteCheckError, list_pages, parse_html
+from tools.sitecheck.pages import SiteCheckError, list_pages, parse_html
 
 __all__ = ["compare_sites"]
 

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from nlpbias.book import cli, headless
-from nlpbias.book.sitecheck import SiteCheckError, check_site, find_chromium, raw_tex
+from tools.sitecheck import SiteCheckError, browser, check_site, find_chromium
+from tools.sitecheck.__main__ import main
+from tools.sitecheck.pages import raw_tex
 
 ROOT = Path(__file__).resolve().parents[2]
 MATHJAX = ROOT / "book" / "_static" / "mathjax"
@@ -185,17 +186,20 @@ def test_find_chromium_honours_the_environment(tmp_path: Path, monkeypatch) -> N
     assert find_chromium() == str(tmp_path / "chromium-browser")
 
 
-def test_cli_prints_the_table_and_fails_on_problems(tmp_path: Path, capsys) -> None:
+def test_command_prints_the_table_and_fails_on_problems(tmp_path: Path, capsys) -> None:
     html = _site(tmp_path)
-    assert cli.main(["check-site", "--html", str(html), "--no-browser"]) == 0
+    assert main(["--html", str(html), "--no-browser"]) == 0
     out = capsys.readouterr().out
     assert "book/intro.html" in out and "links_ok" in out
     (html / "_images" / "fig.png").write_bytes(b"")
-    assert cli.main(["check-site", "--html", str(html), "--no-browser"]) == 1
+    assert main(["--html", str(html), "--no-browser"]) == 1
     captured = capsys.readouterr()
     assert "image ../_images/fig.png (empty file)" in captured.out
     err = captured.err.strip()
-    assert err.startswith("nlpbias: error: 1 problems in the book") and "\n" not in err
+    assert err.startswith("sitecheck: error: 1 problems in the book") and "\n" not in err
+    assert main(["--html", str(tmp_path / "nothing"), "--no-browser"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("sitecheck: error: ") and "index.html is missing" in err
 
 
 @pytest.mark.slow  # launches Chromium three times, ~2 s each
@@ -215,7 +219,7 @@ def test_browser_renders_math_finds_search_hits_and_takes_screenshots(tmp_path: 
     shots = sorted(p.name for p in (tmp_path / "shots").iterdir())
     assert shots == ["book-intro.png", "notebooks-study.png"]
     with Image.open(tmp_path / "shots" / "book-intro.png") as img:
-        assert img.size == headless.WINDOW
+        assert img.size == browser.WINDOW
 
 
 @pytest.mark.slow  # launches Chromium three times, ~2 s each
@@ -266,51 +270,21 @@ def test_inline_data_images_are_decoded(tmp_path: Path) -> None:
     assert report.pages.set_index("page").loc["book/intro.html", "images"] == 3
 
 
-def _output(kind: str, text: str) -> str:
-    return (
-        f'<div class="cell"><div class="cell_output"><div class="output {kind}">'
-        f'<div class="highlight"><pre>{text}</pre></div></div></div></div>'
-    )
+@pytest.mark.parametrize("name", ["pages", "columns", "browser"])
+def test_the_examples_in_the_docstrings_run(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"tools.sitecheck.{name}"))
+    assert result.attempted > 0 and result.failed == 0
 
 
-@pytest.mark.parametrize(
-    ("output", "shown"),
-    [
-        (
-            _output(
-                "stderr",
-                ".venv/lib/python3.11/site-packages/tqdm/auto.py:21: TqdmWarning: IProgress not "
-                "found. Please update jupyter and ipywidgets.\n  from .autonotebook import tqdm",
-            ),
-            "'TqdmWarning: IProgress not found. Please update jupyter and ipywidgets.'",
-        ),
-        (_output("stream", "x.py:3: UserWarning: few words"), "'UserWarning: few words'"),
-        (
-            _output("traceback", "Traceback (most recent call last):\n  File ...\nKeyError: 'a'"),
-            "'Traceback (most recent call last):'",
-        ),
-        (_output("stderr", "WARNING:nlpbias:no GPU"), "'WARNING:nlpbias:no GPU'"),
-        (_output("error", "ValueError: bad"), "'ValueError: bad'"),
-    ],
-    ids=["tqdm-stderr", "user-warning-stdout", "traceback", "logged-warning", "error"],
-)
-def test_an_output_with_a_warning_or_traceback_fails_the_page(
-    tmp_path: Path, output: str, shown: str
-) -> None:
-    fine = _output("stream", "10 words, 3 groups") + _output("stderr", "loading 3 files")
-    html = _site(tmp_path, intro=fine + output)
-    report = check_site(html, browser=None)
-    assert report.problems == [
-        f"book/intro.html: output 3 shows {shown} (a reader must not see it: fix it at its source)"
+def test_the_package_holds_no_browser_code() -> None:
+    """The site check is a tool of the project, not of the package a reader installs."""
+    found = [
+        f"{path.relative_to(ROOT)}: {word}"
+        for path in sorted((ROOT / "src" / "nlpbias").rglob("*.py"))
+        for word in ("chromium", "tools.sitecheck", "--dump-dom")
+        if word in path.read_text(encoding="utf-8").lower()
     ]
-    assert report.pages.set_index("page")["warnings"].tolist() == [1, 0, 0, 0]
-
-
-def test_prose_and_code_that_mention_warnings_are_not_outputs(tmp_path: Path) -> None:
-    prose = (
-        "<p>A <code>UserWarning: x</code> or a Traceback (most recent call last) in prose.</p>"
-        '<div class="cell"><div class="cell_input"><div class="highlight"><pre>'
-        'warnings.warn("UserWarning: x")</pre></div></div></div>'
-    )
-    report = check_site(_site(tmp_path, intro=prose), browser=None)
-    assert report.ok, report.problems
+    assert not found, found

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from nlpbias.book.layout import inject_measurement, layout_of, layout_problems
-from nlpbias.book.site import parse_html
-from nlpbias.book.sitecheck import check_site, find_chromium
+from tools.sitecheck import check_site, find_chromium
+from tools.sitecheck.columns import inject_measurement, layout_of, layout_problems
+from tools.sitecheck.pages import parse_html
 
 ROOT = Path(__file__).resolve().parents[2]
 CSS = ROOT / "book" / "_static" / "nlpbias.css"

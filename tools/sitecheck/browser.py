@@ -1,10 +1,11 @@
-"""Headless Chromium for :func:`nlpbias.book.sitecheck.check_site`: the browser half of the check.
+"""Headless Chromium for :func:`tools.sitecheck.check.check_site`: the browser half of the check.
 
 The site is served over HTTP on 127.0.0.1 and each page opened with the Chromium command line (no
 driver): ``--dump-dom`` gives the DOM after the scripts ran (MathJax, search), ``--screenshot`` a
-PNG of each chapter. Each page is served with the layout measurement of :mod:`nlpbias.book.layout`
-added, so the DOM also says what does not fit the content column. The site model and the page
-helpers (parsing, raw TeX, image decoding) come from :mod:`nlpbias.book.site`.
+PNG of each chapter. Each page is served with the column-width measurement of
+:mod:`tools.sitecheck.columns` added, so the DOM also says what does not fit the content column.
+The site model and the page helpers (parsing, raw TeX, image decoding) come from
+:mod:`tools.sitecheck.pages`.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from nlpbias.book.layout import inject_measurement, layout_of, layout_problems, scrolling
-from nlpbias.book.site import (
+from nlpbias.core.progress import progress as _progress
+from tools.sitecheck.columns import inject_measurement, layout_of, layout_problems, scrolling
+from tools.sitecheck.pages import (
     Site,
     SiteCheckError,
     image_problem,
@@ -30,7 +32,6 @@ from nlpbias.book.site import (
     refresh_target,
     tex_in,
 )
-from nlpbias.core.progress import progress as _progress
 
 __all__ = ["browser_checks", "find_chromium"]
 
@@ -168,7 +169,7 @@ def browser_checks(
     pages : list of str
         Every page, relative to ``site.root``.
     rows : dict
-        The static-check row of each page (see :func:`nlpbias.book.sitecheck.check_site`), updated
+        The static-check row of each page (see :func:`tools.sitecheck.check.check_site`), updated
         in place with loads, raw_tex, mathjax, overflow, scrolls, code_chars and screenshot as the
         browser sees them.
     math_pages : set of str
