@@ -93,7 +93,16 @@ def _cmd_data(args: argparse.Namespace) -> None:
     if args.action == "list":
         table = data.list_datasets()
         print(table.to_string(index=False))
-        print(f"data home: {data.data_home()}")
+        home = data.data_home()
+        print(f"data home: {home}")
+        known = set(table["name"])
+        extra = sorted(p.name for p in home.iterdir() if p.is_dir()) if home.is_dir() else []
+        extra = [name for name in extra if name not in known]
+        if extra:
+            print(
+                "in the data home but not in the registry (no loader reads them): "
+                + ", ".join(extra)
+            )
     elif args.action == "verify":
         table = data.verify() if not args.names else _concat(data.verify(n) for n in names)
         print(table.to_string(index=False))
