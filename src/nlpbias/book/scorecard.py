@@ -29,7 +29,6 @@ from matplotlib.ticker import MaxNLocator
 from nlpbias.book import headlines, runner
 from nlpbias.core.scorecard import (
     COLUMNS,
-    GLUE_NAME,
     VERDICTS,
     book_text,
     paper_text,
@@ -168,7 +167,8 @@ def status_markdown(card: Scorecard) -> str:
             lines.append(f"- **{c.title}**: not run yet ({run}).")
         elif c.status == "no headline rows":
             lines.append(
-                f"- **{c.title}**: no headline rows — its notebook glues no `{GLUE_NAME}`."
+                f"- **{c.title}**: no headline rows — its notebook glues none "
+                "(`scorecard.glue_rows`)."
             )
         elif c.profile != card.profile:
             lines.append(
