@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import nbformat
 import yaml
+from myst_nb.ext.glue import GLUE_PREFIX as PREFIX  # of a value glued without being displayed
 
 from nlpbias.core import scorecard
 
@@ -27,29 +27,32 @@ def row(chapter: str, key: str, *, verdict_case: str = "reproduced", **kw) -> di
     return scorecard.headline(**{**base, **numbers, **kw})
 
 
-def bundle(rows) -> dict:
-    """The output data of :func:`nlpbias.core.scorecard.display_rows` for ``rows``."""
-    frame = scorecard.check_rows(rows)
-    return {
-        "text/plain": "a table",
-        "text/html": "<table></table>",
-        scorecard.JSON_MIME: {"headlines": json.loads(frame.to_json(orient="records"))},
-    }
+def glue_output(rows=None, *, data=None) -> nbformat.NotebookNode:
+    """The output ``myst_nb.glue("headlines", frame, display=False)`` leaves in
+    :func:`nlpbias.core.scorecard.glue_rows`: ``data`` (default: the records of ``rows`` as
+    Table Schema JSON), each MIME type under the glue's prefix."""
+    if data is None:
+        table = {"schema": {}, "data": scorecard.rows_to_json(rows)}
+        data = {scorecard.TABLE_MIME: table, "text/plain": "a table"}
+    return nbformat.v4.new_output(
+        "display_data",
+        data={PREFIX + k: v for k, v in data.items()},
+        metadata={"scrapbook": {"name": scorecard.GLUE_NAME, "mime_prefix": PREFIX}},
+    )
 
 
-def executed(*, profile: str = "paper", rows=None, data: dict | None = None, tagged: int = 1,
+def executed(*, profile: str = "paper", rows=None, data: dict | None = None, glued: int = 1,
              heading: str = "(the-result)=\n## The result") -> nbformat.NotebookNode:  # fmt: skip
-    """An executed chapter: a heading, and ``tagged`` cells tagged ``headlines`` whose output is
-    ``data`` (default: the bundle of ``rows``); no tagged cell when ``rows`` and ``data`` are
-    None."""
+    """An executed chapter: a heading, and ``glued`` cells that glue ``data`` (default: the
+    records of ``rows``) as ``headlines`` and show a table; no such cell when ``rows`` and
+    ``data`` are None."""
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_markdown_cell(heading), nbformat.v4.new_code_cell("x = 1")]
     if rows is not None or data is not None:
-        for _ in range(tagged):
-            cell = nbformat.v4.new_code_cell("scorecard.display_rows(study.headlines())")
-            cell.metadata["tags"] = ["headlines"]
-            out = data if data is not None else bundle(rows)
-            cell.outputs = [nbformat.v4.new_output("display_data", data=out)]
+        for _ in range(glued):
+            cell = nbformat.v4.new_code_cell("scorecard.glue_rows(study.headlines())")
+            table = nbformat.v4.new_output("display_data", data={"text/plain": "a table"})
+            cell.outputs = [glue_output(rows, data=data), table]
             nb.cells.append(cell)
     nb.metadata["nlpbias"] = {"profile": profile, "status": "ok", "started": "2026-01-01"}
     return nb

@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 import pandas as pd
 import pytest
-from headline_cases import bundle, executed, row
+from headline_cases import executed, row
 
 from nlpbias.book import headlines
 from nlpbias.core import scorecard
@@ -16,21 +16,21 @@ from nlpbias.core import scorecard
 ROWS = [row("alpha", "a"), row("alpha", "b", verdict_case="not reproduced")]
 
 
-def test_rows_come_back_from_the_tagged_cell() -> None:
+def test_rows_come_back_from_the_glued_output() -> None:
     rows = headlines.notebook_rows(executed(rows=ROWS), "alpha")
     pd.testing.assert_frame_equal(rows, scorecard.check_rows(ROWS))
-    assert headlines.notebook_rows(executed(), "alpha") is None  # no tagged cell: no rows
+    assert headlines.notebook_rows(executed(), "alpha") is None  # nothing glued: no rows
 
 
 @pytest.mark.parametrize(
     ("nb", "match"),
     [
-        (executed(rows=ROWS, tagged=2), "2 cells tagged 'headlines'"),
-        (executed(data={"text/plain": "a table"}), "has no output carrying headline rows"),
-        (executed(data={scorecard.JSON_MIME: {"rows": []}}), "malformed rows"),
+        (executed(rows=ROWS, glued=2), "glues 'headlines' 2 times"),
+        (executed(data={"text/plain": "a table"}), "are malformed .*list of JSON records"),
+        (executed(data={scorecard.TABLE_MIME: {"rows": []}}), "are malformed"),
         (
-            executed(data={scorecard.JSON_MIME: {"headlines": [{"study": "alpha"}]}}),
-            r"malformed rows \(headline rows lack column",
+            executed(data={scorecard.TABLE_MIME: {"data": [{"study": "alpha"}]}}),
+            r"are malformed \(headline rows lack column",
         ),
         (executed(rows=[row("beta", "a")]), r"rows of chapter\(s\) \['beta'\]"),
         (executed(rows=ROWS, heading="## Another heading"), "not headings of the chapter"),
@@ -41,8 +41,8 @@ def test_malformed_rows_name_the_chapter_and_the_fix(nb, match: str) -> None:
         headlines.notebook_rows(nb, "alpha", profile="demo")
     msg = str(err.value)
     assert msg.startswith("chapter 'alpha'") and "\n" not in msg
-    if "output" in match or "malformed" in match:
-        assert "`nlpbias run alpha --profile demo`" in msg and "display_rows" in msg
+    if "malformed" in match:
+        assert "`nlpbias run alpha --profile demo`" in msg and "glue_rows" in msg
 
 
 def test_section_titles_know_labels_and_heading_ids() -> None:
@@ -78,12 +78,3 @@ def test_rows_are_kept_per_profile(tmp_path: Path) -> None:
     path.write_text(json.dumps({"headlines": [{"key": 1}]}))
     with pytest.raises(headlines.HeadlineError, match="delete it and run `nlpbias run alpha"):
         headlines.load_rows(tmp_path, "demo", "alpha")
-
-
-def test_the_bundle_helper_is_what_display_rows_shows(monkeypatch: pytest.MonkeyPatch) -> None:
-    import IPython.display
-
-    shown = []
-    monkeypatch.setattr(IPython.display, "display", lambda obj, raw: shown.append(obj))
-    scorecard.display_rows(ROWS)
-    assert shown[0][scorecard.JSON_MIME] == bundle(ROWS)[scorecard.JSON_MIME]

@@ -16,20 +16,18 @@ ROW = """from nlpbias.core import scorecard
 row = scorecard.headline(study="alpha", key="k", claim="A claim.", paper=1.0, book=book,
     ci_low=book - 0.5, ci_high=book + 0.5, interval="by hand", data="real", chapter=chapter,
     section="the-result")
-scorecard.display_rows([row])"""
+scorecard.glue_rows([row])"""
 PAGE = """import os
 print(os.environ["NLPBIAS_EXECUTED_DIR"])
 names = sorted(p.name for p in __import__("pathlib").Path(os.environ["NLPBIAS_EXECUTED_DIR"]).iterdir())
 print([n for n in names if n.endswith(".ipynb") and n.count(".") == 1])"""  # noqa: E501
 
 
-def _notebook(params: str, body: str, *, tag: str | None = None) -> nbformat.NotebookNode:
+def _notebook(params: str, body: str) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell(params)
     cell.metadata["tags"] = ["parameters"]
     last = nbformat.v4.new_code_cell(body)
-    if tag:
-        last.metadata["tags"] = [tag]
     nb.cells = [nbformat.v4.new_markdown_cell("# Toy\n\n(the-result)=\n## The result"), cell, last]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}  # fmt: skip
@@ -40,9 +38,7 @@ def _notebook(params: str, body: str, *, tag: str | None = None) -> nbformat.Not
 def project(tmp_path: Path) -> Path:
     nbdir = tmp_path / "notebooks"
     nbdir.mkdir()
-    nbformat.write(
-        _notebook('book = 0.9\nchapter = "alpha"', ROW, tag="headlines"), nbdir / "alpha.ipynb"
-    )
+    nbformat.write(_notebook('book = 0.9\nchapter = "alpha"', ROW), nbdir / "alpha.ipynb")
     nbformat.write(_notebook("n = 1", "print(n)"), nbdir / "beta.ipynb")
     nbformat.write(_notebook('profile = "demo"', PAGE), nbdir / "page.ipynb")
     config = {
@@ -55,7 +51,12 @@ def project(tmp_path: Path) -> Path:
 
 
 def test_a_run_keeps_its_rows_per_profile(project: Path) -> None:
-    runner.run("alpha", "smoke", root=project)
+    record = runner.run("alpha", "smoke", root=project)
+    nb = nbformat.read(record.output, as_version=4)
+    nbformat.validate(nb)  # the glued rows are valid notebook output
+    glued, table = nb.cells[-1].outputs  # the rows, glued and hidden; the reader's table
+    assert glued.metadata["scrapbook"]["name"] == "headlines"
+    assert set(table.data) == {"text/html", "text/plain"}
     runner.run("alpha", "demo", root=project)
     smoke, meta = headlines.load_rows(project, "smoke", "alpha")
     demo, _ = headlines.load_rows(project, "demo", "alpha")

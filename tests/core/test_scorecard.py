@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pandas as pd
@@ -104,23 +105,31 @@ def test_check_rows_refuses_duplicates_and_missing_columns():
         sc.check_rows(pd.DataFrame([{"study": "s"}]))
 
 
-def test_display_round_trip(monkeypatch):
-    shown = []
+def test_glue_round_trip(monkeypatch):
     import IPython.display
+    import myst_nb
 
+    glued, shown = [], []
+    monkeypatch.setattr(myst_nb, "glue", lambda *a, **kw: glued.append((a, kw)))
     monkeypatch.setattr(IPython.display, "display", lambda obj, raw: shown.append(obj))
     rows = [
         row(key="a", paper=1.0, book=0.9, ci_low=0.5, ci_high=1.5),
         row(key="b", paper=None, kind="null", book=None, ci_low=None, ci_high=None),
     ]
-    sc.display_rows(rows)
-    (bundle,) = shown
-    assert {"text/html", "text/plain", sc.JSON_MIME} <= set(bundle)
-    back = sc.rows_from_bundle(bundle)
-    pd.testing.assert_frame_equal(back, sc.check_rows(rows))
-    assert "0.9 [0.5, 1.5]" in bundle["text/plain"]
-    with pytest.raises(ValueError, match="carries no headline rows"):
-        sc.rows_from_bundle({"text/plain": "x"})
+    sc.glue_rows(rows)
+    ((args, kw),) = glued
+    assert args[0] == sc.GLUE_NAME and kw == {"display": False}  # hidden from the book
+    pd.testing.assert_frame_equal(args[1], sc.check_rows(rows))
+    (bundle,) = shown  # the table the reader sees, nothing the book cannot render
+    assert set(bundle) == {"text/html", "text/plain"}
+    assert "0.9 [0.5, 1.5]" in bundle["text/plain"] and "<table" in bundle["text/html"]
+    # what the kernel's formatter stores for the glued frame (pandas' Table Schema) comes back
+    table = json.loads(args[1].to_json(orient="table"))
+    back = sc.rows_from_json(table["data"])
+    pd.testing.assert_frame_equal(back, sc.check_rows(rows), check_exact=True)
+    pd.testing.assert_frame_equal(sc.rows_from_json(sc.rows_to_json(rows)), back)
+    with pytest.raises(ValueError, match="list of JSON records.*glue_rows"):
+        sc.rows_from_json({"headlines": []})
 
 
 def test_rules_are_listed_in_order():
@@ -142,4 +151,4 @@ def test_numbers_as_shown() -> None:
 
 def test_rows_missing_a_number_column_are_named() -> None:
     with pytest.raises(ValueError, match=r"lack column\(s\) \['claim', 'kind', 'paper'"):
-        sc.rows_from_bundle({sc.JSON_MIME: {"headlines": [{"study": "s", "key": "k"}]}})
+        sc.rows_from_json([{"study": "s", "key": "k"}])

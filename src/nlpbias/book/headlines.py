@@ -1,12 +1,14 @@
 """A chapter's headline rows, read from its executed notebook and kept per profile.
 
-A chapter that has headlines ends with one code cell tagged ``headlines`` whose output is the
-table of :func:`nlpbias.core.scorecard.display_rows`: that output carries the rows as JSON.
-:func:`notebook_rows` reads them back (None for a chapter without such a cell) and refuses a
-malformed one with a message that names the chapter and the fix. After every successful run the
-runner keeps the rows of that chapter and profile in ``_build/headlines/<profile>/<chapter>.json``
-(:func:`save_rows`), so that a build on one profile can show another profile's numbers beside
-its own (:func:`load_rows`) although ``_build/notebooks`` holds only the last run of a chapter.
+A chapter that has headlines ends with :func:`nlpbias.core.scorecard.glue_rows`, which glues its
+rows with myst-nb's ``glue`` under the name ``headlines``: an output of the executed notebook
+that names itself (``metadata.scrapbook.name``) and that the book does not render.
+:func:`notebook_rows` reads that output back (None for a chapter that glues no rows) and refuses
+a malformed one with a message that names the chapter and the fix. After every successful run
+the runner keeps the rows of that chapter and profile in
+``_build/headlines/<profile>/<chapter>.json`` (:func:`save_rows`), so that a build on one
+profile can show another profile's numbers beside its own (:func:`load_rows`) although
+``_build/notebooks`` holds only the last run of a chapter.
 
 Examples
 --------
@@ -27,11 +29,10 @@ from typing import Any
 import pandas as pd
 from docutils.nodes import make_id
 
-from nlpbias.core.scorecard import JSON_MIME, rows_from_bundle
+from nlpbias.core.scorecard import GLUE_NAME, TABLE_MIME, rows_from_json, rows_to_json
 
 __all__ = [
     "STORE",
-    "TAG",
     "HeadlineError",
     "load_rows",
     "notebook_rows",
@@ -40,8 +41,6 @@ __all__ = [
     "section_titles",
 ]
 
-#: Tag of the cell whose output carries a chapter's headline rows.
-TAG = "headlines"
 #: Folder (under the project) of the rows kept per profile: ``<profile>/<chapter>.json``.
 STORE = Path("_build") / "headlines"
 _LABEL = re.compile(r"^\(([\w.-]+)\)=\s*$")
@@ -55,13 +54,37 @@ class HeadlineError(ValueError):
 def _fix(chapter: str, profile: str | None) -> str:
     run = f"`nlpbias run {chapter} --profile {profile or 'PROFILE'}`"
     return (
-        f"end that cell with scorecard.display_rows(study.headlines(...)) "
+        f"end the chapter with one cell scorecard.glue_rows(study.headlines(...)) "
         f"(nlpbias.core.scorecard) and run {run} again"
     )
 
 
+def _glued(nb: Any, name: str) -> list[dict[str, Any]]:
+    """The data of every output of ``nb`` glued under ``name`` by ``myst_nb.glue``, in order,
+    with the glue's MIME prefix removed (``{"text/plain": ..., ...}``).
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> cell = nbformat.v4.new_code_cell("glue('x', 1, display=False)")
+    >>> cell.outputs = [nbformat.v4.new_output(
+    ...     "display_data", data={"application/papermill.record/text/plain": "1"},
+    ...     metadata={"scrapbook": {"name": "x", "mime_prefix": "application/papermill.record/"}})]
+    >>> _glued(nbformat.v4.new_notebook(cells=[cell]), "x")
+    [{'text/plain': '1'}]
+    """
+    found = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            meta = out.get("metadata", {}).get("scrapbook") or {}
+            if meta.get("name") == name:
+                prefix = meta.get("mime_prefix") or ""
+                found.append({k.removeprefix(prefix): v for k, v in out.get("data", {}).items()})
+    return found
+
+
 def notebook_rows(nb: Any, chapter: str, *, profile: str | None = None) -> pd.DataFrame | None:
-    """The headline rows of an executed chapter notebook; None when it has no ``headlines`` cell.
+    """The headline rows of an executed chapter notebook; None when it glues none.
 
     Parameters
     ----------
@@ -75,40 +98,34 @@ def notebook_rows(nb: Any, chapter: str, *, profile: str | None = None) -> pd.Da
     Raises
     ------
     HeadlineError
-        More than one tagged cell, no output (or more than one) carrying rows, rows that
-        :func:`nlpbias.core.scorecard.rows_from_bundle` refuses, rows of another chapter, or a
-        ``section`` that is not a heading of the chapter.
+        Rows glued more than once, a glued value that is not rows
+        (:func:`nlpbias.core.scorecard.rows_from_json` refuses it), rows of another chapter, or
+        a ``section`` that is not a heading of the chapter.
     """
-    cells = [c for c in nb.cells if TAG in c.get("metadata", {}).get("tags", [])]
-    if not cells:
+    found = _glued(nb, GLUE_NAME)
+    if not found:
         return None
-    where = f"chapter '{chapter}': the cell tagged '{TAG}'"
-    if len(cells) > 1:
+    where = f"chapter '{chapter}': the rows glued as '{GLUE_NAME}'"
+    if len(found) > 1:
         raise HeadlineError(
-            f"chapter '{chapter}' has {len(cells)} cells tagged '{TAG}'; keep one that shows "
-            "all its rows"
+            f"chapter '{chapter}' glues '{GLUE_NAME}' {len(found)} times; keep one cell that "
+            "glues all its rows"
         )
-    bundles = [o.get("data", {}) for o in cells[0].get("outputs", [])]
-    bundles = [b for b in bundles if JSON_MIME in b]
-    if len(bundles) != 1:
-        what = "has no output carrying headline rows" if not bundles else "shows rows twice"
-        raise HeadlineError(f"{where} {what}; {_fix(chapter, profile)}")
+    table = found[0].get(TABLE_MIME)
     try:
-        rows = rows_from_bundle(bundles[0])
+        rows = rows_from_json(table.get("data") if isinstance(table, Mapping) else None)
     except (ValueError, TypeError, KeyError) as exc:
-        raise HeadlineError(
-            f"{where} carries malformed rows ({exc}); {_fix(chapter, profile)}"
-        ) from None
+        raise HeadlineError(f"{where} are malformed ({exc}); {_fix(chapter, profile)}") from None
     other = sorted(set(rows["chapter"]) - {chapter})
     if other:
         raise HeadlineError(
-            f"{where} has rows of chapter(s) {other}; build them with chapter='{chapter}'"
+            f"{where} include rows of chapter(s) {other}; build them with chapter='{chapter}'"
         )
     titles = section_titles(nb)
     missing = sorted(set(rows["section"]) - set(titles))
     if missing:
         raise HeadlineError(
-            f"{where} links to section(s) {missing}, which are not headings of the chapter; "
+            f"{where} link to section(s) {missing}, which are not headings of the chapter; "
             "put a label such as (logan-robustness)= on the line above the heading and name it "
             "in the row's section"
         )
@@ -174,7 +191,7 @@ def save_rows(
         "profile": profile,
         "started": record.get("started"),
         "git_commit": record.get("git_commit"),
-        "headlines": json.loads(rows.to_json(orient="records")),
+        "headlines": rows_to_json(rows),
     }
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(payload, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -196,7 +213,7 @@ def load_rows(root: Path, profile: str, chapter: str) -> tuple[pd.DataFrame, dic
         return None
     try:
         payload = json.loads(path.read_text(encoding="utf-8"))
-        rows = rows_from_bundle({JSON_MIME: payload})
+        rows = rows_from_json(payload["headlines"])
     except (ValueError, TypeError, KeyError) as exc:
         raise HeadlineError(
             f"{path} is not a file of headline rows ({exc}); delete it and run "

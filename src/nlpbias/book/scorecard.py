@@ -3,22 +3,20 @@
 The scorecard page (``notebooks/scorecard.ipynb``, run after every chapter) calls
 :func:`collect`: for each study of ``notebooks/profiles.yml``, in reading order, it reads the
 executed notebook in ``_build/notebooks`` (or ``$NLPBIAS_EXECUTED_DIR``, which the runner sets),
-takes the rows of its cell tagged ``headlines`` (:func:`nlpbias.book.headlines.notebook_rows`)
-and the profile it was run on (its run record). A chapter that has not been run, or has no
+takes the rows it glued as ``headlines`` (:func:`nlpbias.book.headlines.notebook_rows`) and the
+profile it was run on (its run record). A chapter that has not been run, or has no
 headline rows, is listed as such; malformed rows stop the page with a message that names the
 chapter and the fix. The rows another profile's runs left in ``_build/headlines`` (``demo`` by
 default) come along, so that a ``paper`` page can show the demo numbers beside its own.
 
-:func:`display_table` shows the page's table (and carries the rows as JSON, as a chapter's
-headline cell does), :func:`status_markdown` says which chapters have no rows, and
-:func:`verdict_figure` draws the verdicts per chapter. Nothing here computes a number: every
-number comes from a chapter's rows.
+:func:`display_table` shows the page's table, :func:`status_markdown` says which chapters have
+no rows, and :func:`verdict_figure` draws the verdicts per chapter. Nothing here computes a
+number: every number comes from a chapter's rows.
 """
 
 from __future__ import annotations
 
 import html
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -31,10 +29,8 @@ from matplotlib.ticker import MaxNLocator
 from nlpbias.book import headlines, runner
 from nlpbias.core.scorecard import (
     COLUMNS,
-    JSON_MIME,
     VERDICTS,
     book_text,
-    check_rows,
     paper_text,
 )
 from nlpbias.plotting import legend_beside, new_figure, wrap_label
@@ -171,8 +167,8 @@ def status_markdown(card: Scorecard) -> str:
             lines.append(f"- **{c.title}**: not run yet ({run}).")
         elif c.status == "no headline rows":
             lines.append(
-                f"- **{c.title}**: no headline rows — its notebook has no cell tagged "
-                f"`{headlines.TAG}`."
+                f"- **{c.title}**: no headline rows — its notebook glues none "
+                "(`scorecard.glue_rows`)."
             )
         elif c.profile != card.profile:
             lines.append(
@@ -278,21 +274,10 @@ def _plain(card: Scorecard) -> str:
 
 
 def display_table(card: Scorecard) -> None:
-    """Show the page's table; the output also carries the rows as JSON (``headlines``, as a
-    chapter's headline cell does, plus ``profile`` and the kept rows of ``compare``)."""
+    """Show the page's table (:func:`table_html`, with a plain-text version)."""
     from IPython.display import display
 
-    rows = check_rows(card.rows) if len(card.rows) else card.rows
-    payload = {
-        "headlines": json.loads(rows.to_json(orient="records")) if len(rows) else [],
-        "profile": card.profile,
-        "compare_profile": card.compare_profile,
-        "compare": json.loads(card.compare.to_json(orient="records")) if len(card.compare) else [],
-    }
-    display(
-        {"text/html": table_html(card), "text/plain": _plain(card), JSON_MIME: payload},
-        raw=True,
-    )
+    display({"text/html": table_html(card), "text/plain": _plain(card)}, raw=True)
 
 
 def verdict_counts(card: Scorecard) -> pd.DataFrame:

@@ -1,11 +1,12 @@
 """Headline rows and the verdict rules of the reproduction scorecard, written once.
 
 Every study exposes its headlines — one claim of its paper each, with the paper's number and this
-book's — as rows built by :func:`headline`; the chapter shows them with :func:`display_rows` (a
-table that also carries the rows as JSON, so the scorecard page can read them from the executed
-notebook), and the scorecard page (:mod:`nlpbias.book.scorecard`) stacks the rows of every
-chapter. The verdict of a row is computed here, from its numbers, by the rules in :data:`RULES`;
-the page prints those rules before its table (:func:`rules_markdown`).
+book's — as rows built by :func:`headline`; the chapter shows them with :func:`glue_rows` (a
+table for the reader, and the rows glued with myst-nb's ``glue`` under the name
+:data:`GLUE_NAME`, so the scorecard page can read them from the executed notebook), and the
+scorecard page (:mod:`nlpbias.book.scorecard`) stacks the rows of every chapter. The verdict
+of a row is computed here, from its numbers, by the rules in :data:`RULES`; the page prints
+those rules before its table (:func:`rules_markdown`).
 
 A claim is one of two kinds:
 
@@ -48,16 +49,18 @@ import pandas as pd
 __all__ = [
     "COLUMNS",
     "DATA_KINDS",
-    "JSON_MIME",
+    "GLUE_NAME",
     "KINDS",
     "RULES",
+    "TABLE_MIME",
     "VERDICTS",
     "book_text",
     "check_rows",
-    "display_rows",
+    "glue_rows",
     "headline",
     "paper_text",
-    "rows_from_bundle",
+    "rows_from_json",
+    "rows_to_json",
     "rules_markdown",
     "verdict",
 ]
@@ -69,8 +72,11 @@ KINDS = ("direction", "null")
 #: Where this book's number comes from: the paper's data or a real substitute for it (``real``),
 #: or a synthetic stand-in with a planted effect (``synthetic``, profiles ``smoke`` and ``demo``).
 DATA_KINDS = ("real", "synthetic")
-#: The MIME type under which :func:`display_rows` stores the rows in the executed notebook.
-JSON_MIME = "application/json"
+#: The name under which :func:`glue_rows` glues a chapter's rows (``myst_nb.glue``).
+GLUE_NAME = "headlines"
+#: The MIME type of the glued rows: a frame as JSON with its Table Schema (pandas' option
+#: ``display.html.table_schema``), a type that a notebook may hold as JSON.
+TABLE_MIME = "application/vnd.dataresource+json"
 
 #: One line per rule, in the order they are applied; the page prints them before the table.
 RULES = (
@@ -371,44 +377,61 @@ def _shown(frame: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def display_rows(rows: pd.DataFrame | Iterable[Mapping[str, Any]]) -> None:
-    """Show headline rows in a notebook, as a table that also carries them as JSON.
+def rows_to_json(rows: pd.DataFrame | Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Checked rows as JSON records (NaN as null): what a chapter glues and the runner keeps."""
+    return json.loads(check_rows(rows).to_json(orient="records"))
 
-    The output bundle has ``text/html`` and ``text/plain`` (what the reader sees) and
-    :data:`JSON_MIME` (``{"headlines": [row, ...]}``, read back by :func:`rows_from_bundle`).
+
+def rows_from_json(records: object) -> pd.DataFrame:
+    """Rows from the JSON records of :func:`rows_to_json`, checked, with their numeric types.
+
+    Examples
+    --------
+    >>> r = headline(study="demo", key="gap", claim="c", paper=0.3, book=None, ci_low=None,
+    ...              ci_high=None, interval="none", data="real", chapter="demo", section="s")
+    >>> rows_to_json([r])[0]["book"] is None  # NaN is null in JSON
+    True
+    >>> back = rows_from_json(rows_to_json([r]))
+    >>> back["book"].dtype, back.loc[0, "verdict"]
+    (dtype('float64'), 'not testable offline')
     """
-    from IPython.display import display
-
-    frame = check_rows(rows)
-    shown = _shown(frame)
-    records = json.loads(frame.to_json(orient="records"))
-    display(
-        {
-            "text/html": shown.to_html(index=False, border=0, classes="dataframe"),
-            "text/plain": shown.to_string(index=False),
-            JSON_MIME: {"headlines": records},
-        },
-        raw=True,
-    )
-
-
-def rows_from_bundle(data: Mapping[str, Any]) -> pd.DataFrame:
-    """The rows a :func:`display_rows` output carries (``data`` = the output's ``data`` dict)."""
-    payload = data.get(JSON_MIME)
-    if isinstance(payload, str):
-        payload = json.loads(payload)
-    if not isinstance(payload, Mapping) or "headlines" not in payload:
+    if not isinstance(records, list) or not all(isinstance(r, Mapping) for r in records):
         raise ValueError(
-            f"this output carries no headline rows (no {JSON_MIME!r} with 'headlines'); "
-            "it was not written by nlpbias.core.scorecard.display_rows"
+            f"headline rows must be a list of JSON records, got {type(records).__name__}; "
+            "glue them with nlpbias.core.scorecard.glue_rows"
         )
-    frame = pd.DataFrame(payload["headlines"])
+    frame = pd.DataFrame(records)
     for c in ("paper", "paper_low", "paper_high", "book", "ci_low", "ci_high"):
         if c in frame:  # a missing column is named by check_rows
             frame[c] = pd.to_numeric(frame[c], errors="coerce").astype(float)
     if "paper_sign" in frame:
         frame["paper_sign"] = pd.to_numeric(frame["paper_sign"]).astype(int)
     return check_rows(frame)
+
+
+def glue_rows(rows: pd.DataFrame | Iterable[Mapping[str, Any]]) -> None:
+    """Show headline rows in a notebook as a table, and glue them for the scorecard page.
+
+    Two outputs: the rows glued by ``myst_nb.glue`` under :data:`GLUE_NAME` without being
+    displayed (the book does not render them; the runner and the scorecard page read them from
+    the executed notebook), as pandas' Table Schema JSON (:data:`TABLE_MIME`, whose ``data``
+    are the records of :func:`rows_to_json`); then the table the reader sees (``text/html`` and
+    ``text/plain``: claim, paper, this book, verdict).
+    """
+    from IPython.display import display
+    from myst_nb import glue
+
+    frame = check_rows(rows)
+    with pd.option_context("display.html.table_schema", True):  # adds TABLE_MIME to the output
+        glue(GLUE_NAME, frame, display=False)
+    shown = _shown(frame)
+    display(
+        {
+            "text/html": shown.to_html(index=False, border=0, classes="dataframe"),
+            "text/plain": shown.to_string(index=False),
+        },
+        raw=True,
+    )
 
 
 def rules_markdown() -> str:
