@@ -54,10 +54,6 @@ EXCEPTIONS: dict[tuple[str, str, str], str] = {
     # of permutations of each rho's p-value
     ("intrinsic_extrinsic", "headlines", "n_resamples"): "bootstrap, not the permutations",
     ("intrinsic_extrinsic", "mean_rho_interval", "n_resamples"): "bootstrap, not permutations",
-    # the seed that drops words to balance a word set's targets; the influence and retraining
-    # functions resolve word sets without a seed of their own, so every view of a set drops
-    # the same words
-    ("perturbation", "weat_index", "random_state"): "word-drop seed shared by every view",
     # buckets come from n_buckets or from the edges of another set's buckets
     ("pinned_auc", "length_buckets", "n_buckets"): "n_buckets or edges",
     # seeds of one embedding's evaluation (the stand-in data, the split, the downstream models,
