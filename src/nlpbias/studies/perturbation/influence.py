@@ -58,6 +58,10 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
+#: The effect size's std is the sample one over T1 ∪ T2 (ddof 1), as in Brunet et al.'s code:
+#: part of the method (the influence function differentiates this formula), not a parameter.
+DDOF = 1
+
 #: An entry of ``X̃`` at or below this is treated as removed (contributions are multiples of 1/8
 #: and larger, so only round-off lies below it).
 _ZERO = 1e-9
@@ -168,7 +172,7 @@ def effect_sizes(E: np.ndarray, index: WeatIndex) -> np.ndarray:
     cos_a = np.einsum("gtd,gad->gta", E[:, targets], E[:, A]).mean(axis=2)
     cos_b = np.einsum("gtd,gad->gta", E[:, targets], E[:, B]).mean(axis=2)
     s = cos_a - cos_b  # (G, |S| + |T|)
-    sd = s.std(axis=1, ddof=1)
+    sd = s.std(axis=1, ddof=DDOF)
     if (sd == 0).any():
         raise ValueError(
             "the target words' associations have zero spread; the effect size is undefined"

@@ -39,6 +39,7 @@ from nlpbias.studies.perturbation.cooccurrence import Corpus
 from nlpbias.studies.perturbation.documents import Prepared
 from nlpbias.studies.perturbation.glove import GloVe
 from nlpbias.studies.perturbation.influence import (
+    DDOF,
     differential_bias,
     effect_sizes,
     predict_removals,
@@ -134,7 +135,7 @@ def baseline_table(
     for name in wordsets:
         idx = weat_index(name, prepared.vocab, max_missing=max_missing, random_state=random_state)
         res = weat(
-            load_wordset(name), kv, lowercase=True, max_missing=max_missing,
+            load_wordset(name), kv, lowercase=True, max_missing=max_missing, ddof=DDOF,
             n_resamples=n_permutations, n_bootstrap=0, random_state=random_state,
         )  # fmt: skip
         rows.append(
