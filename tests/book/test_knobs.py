@@ -75,6 +75,7 @@ EXCEPTIONS: dict[tuple[str, str, str], str] = {
 }
 
 #: Functions of the shared layers that a chapter passes its parameters to: the same rule.
+#: ``ALIASES`` and ``EXCEPTIONS`` name them by these dotted names.
 SHARED: dict[str, list[str]] = {
     "data": [
         "nlpbias.data.cards.reachable_parts",
