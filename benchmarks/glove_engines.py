@@ -27,6 +27,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--source", default="gutenberg", choices=study.SOURCES)
     parser.add_argument("--min-count", type=int, default=20)
+    parser.add_argument("--window", type=int, default=8)
     parser.add_argument("--vector-size", type=int, default=50)
     parser.add_argument("--epochs", type=int, default=2)
     args = parser.parse_args()
@@ -34,19 +35,21 @@ def main() -> None:
         raise SystemExit("numba is not installed: pip install -r requirements.txt")
 
     docs = study.load_documents(args.source, parts=[1], block_tokens=1000, max_documents=None)
-    prepared = study.prepare(docs, min_count=args.min_count, show_progress=False, max_size=None)
+    prepared = study.prepare(
+        docs, min_count=args.min_count, max_size=None, window=args.window, show_progress=False
+    )
     corpus = prepared.corpus
     print(prepared.summary().to_string())
 
     # warm the compiled loops (numba compiles or loads them once per process)
     small = corpus.subset(range(min(20, len(corpus))))
-    warm_X = cooccurrence(small, engine="numba")
+    warm_X = cooccurrence(small, window=prepared.window, engine="numba")
     GloVe(vector_size=args.vector_size, epochs=1, engine="numba", show_progress=False).fit(warm_X)
 
     seconds = {}
     for engine in ("numpy", "numba"):
         t0 = time.perf_counter()
-        X = cooccurrence(corpus, engine=engine, show_progress=False)
+        X = cooccurrence(corpus, window=prepared.window, engine=engine, show_progress=False)
         seconds[engine] = time.perf_counter() - t0
         if engine == "numpy":
             X_ref = X

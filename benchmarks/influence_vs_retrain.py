@@ -31,6 +31,7 @@ def main() -> None:
     parser.add_argument("--source", default="wiki", choices=study.SOURCES)
     parser.add_argument("--wordset", default="science_arts")
     parser.add_argument("--min-count", type=int, default=10)
+    parser.add_argument("--window", type=int, default=8)
     parser.add_argument("--vector-size", type=int, default=50)
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--learning-rate", type=float, default=0.2)
@@ -48,6 +49,7 @@ def main() -> None:
         study.load_documents(args.source, parts=[1], block_tokens=1000, max_documents=None),
         min_count=args.min_count,
         max_size=None,
+        window=args.window,
     )
     t_prepare = time.perf_counter() - t0
     print(prepared.summary().to_string(), f"\nprepare: {t_prepare:.1f} s")
@@ -57,8 +59,8 @@ def main() -> None:
 
     t0 = time.perf_counter()
     table = differential_bias(
-        model, prepared.X, prepared.corpus, args.wordset, max_missing=args.max_missing,
-        show_progress=False,
+        model, prepared.X, prepared.corpus, args.wordset, window=prepared.window,
+        max_missing=args.max_missing, random_state=0, show_progress=False,
     )  # fmt: skip
     t_influence = time.perf_counter() - t0
 
@@ -66,8 +68,9 @@ def main() -> None:
     one = {name: docs for name, docs in list(sets.items())[:1]}
     t0 = time.perf_counter()
     retrain_removals(
-        prepared.corpus, args.wordset, one, glove=glove, seeds=[0],
-        max_missing=args.max_missing, show_progress=False, executor="serial", n_jobs=None,
+        prepared.corpus, args.wordset, one, glove=glove, seeds=[0], window=prepared.window,
+        max_missing=args.max_missing, random_state=0, show_progress=False, executor="serial",
+        n_jobs=None,
     )  # fmt: skip
     # that call fitted twice (all documents, then without the set): one refit is half of it
     t_retrain = (time.perf_counter() - t0) / 2

@@ -45,6 +45,9 @@ ALIASES: dict[tuple[str, str, str], str] = {
     ("pinned_auc", "skewed_scenario", "hold_back"): "skew_hold_back",
     ("logan", "select_lambda", "grid"): "lam_grid",
     ("logan", "lambda_path", "grid"): "path_grid",
+    ("intrinsic", "nlpbias.metrics.rnsb.rnsb", "n_runs"): "rnsb_runs",
+    ("intrinsic", "nlpbias.metrics.rnsb.rnsb_signed", "n_runs"): "rnsb_runs",
+    ("intrinsic", "nlpbias.metrics.rnsb.rnsb_kl", "n_runs"): "rnsb_runs",
 }
 
 #: (study, function, keyword) that share a parameter's name, not its meaning: why they keep a
@@ -54,10 +57,6 @@ EXCEPTIONS: dict[tuple[str, str, str], str] = {
     # of permutations of each rho's p-value
     ("intrinsic_extrinsic", "headlines", "n_resamples"): "bootstrap, not the permutations",
     ("intrinsic_extrinsic", "mean_rho_interval", "n_resamples"): "bootstrap, not permutations",
-    # the seed that drops words to balance a word set's targets; the influence and retraining
-    # functions resolve word sets without a seed of their own, so every view of a set drops
-    # the same words
-    ("perturbation", "weat_index", "random_state"): "word-drop seed shared by every view",
     # buckets come from n_buckets or from the edges of another set's buckets
     ("pinned_auc", "length_buckets", "n_buckets"): "n_buckets or edges",
     # seeds of one embedding's evaluation (the stand-in data, the split, the downstream models,
@@ -69,14 +68,32 @@ EXCEPTIONS: dict[tuple[str, str, str], str] = {
     ("intrinsic_extrinsic", "hsd_data", "random_state"): "the fixed train/test split",
     ("intrinsic_extrinsic", "standin_pairs", "random_state"): "the fixed stand-in data",
     ("intrinsic_extrinsic", "make_coref_standin", "random_state"): "the fixed stand-in data",
+    # the permutations of a rank correlation's p-value (the intrinsic chapter's agreement with
+    # the published values, 9999); the cell's n_resamples is WEAT's permutations
+    ("intrinsic", "nlpbias.metrics.stats.agreement", "n_resamples"): "rho's, not WEAT's",
+    ("intrinsic", "nlpbias.metrics.stats.spearman_permutation", "n_resamples"): "rho's",
 }
 
 #: Functions of the shared layers that a chapter passes its parameters to: the same rule.
+#: ``ALIASES`` and ``EXCEPTIONS`` name them by these dotted names.
 SHARED: dict[str, list[str]] = {
     "data": [
         "nlpbias.data.cards.reachable_parts",
         "nlpbias.data.cards.toxicity_frames",
         "nlpbias.data.describe.toxicity_by_length",
+    ],
+    "intrinsic": [
+        "nlpbias.metrics.weat.weat",
+        "nlpbias.metrics.weat.weat_effect_size",
+        "nlpbias.metrics.weat.weat_by_embedding",
+        "nlpbias.metrics.weat.word_associations",
+        "nlpbias.metrics.query.Query.vectors",
+        "nlpbias.metrics.rnsb.rnsb",
+        "nlpbias.metrics.rnsb.rnsb_signed",
+        "nlpbias.metrics.rnsb.rnsb_kl",
+        "nlpbias.metrics.stats.agreement",
+        "nlpbias.metrics.stats.spearman_permutation",
+        "nlpbias.models.embeddings.load_embeddings",
     ],
 }
 
@@ -115,6 +132,20 @@ def _public_callables(study: str) -> dict[str, Any]:
             if inspect.isfunction(vars(obj).get("__init__")):
                 out[name] = obj.__init__
     return out
+
+
+def _shared(dotted: str) -> Any:
+    """The function (or method) a dotted name of ``SHARED`` names."""
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        for name in parts[cut:]:
+            obj = getattr(obj, name)
+        return inspect.unwrap(obj)
+    raise AssertionError(f"{dotted} names no module's function")
 
 
 def _defaults(fn: Any) -> dict[str, Any]:
@@ -156,10 +187,7 @@ def test_study_functions_take_the_chapters_knobs_without_a_default(study: str) -
 
 @pytest.mark.parametrize("study", list(SHARED))
 def test_shared_functions_a_chapter_calls_take_its_knobs_without_a_default(study: str) -> None:
-    callables = {}
-    for dotted in SHARED[study]:
-        module, name = dotted.rsplit(".", 1)
-        callables[dotted] = inspect.unwrap(getattr(importlib.import_module(module), name))
+    callables = {dotted: _shared(dotted) for dotted in SHARED[study]}
     found = _knob_defaults(study, _cell_names(study), callables)
     assert not found, f"{study}: {found}; make the keyword required and pass the chapter's value"
 
@@ -169,7 +197,10 @@ def test_the_lists_name_real_keywords(table: dict[tuple[str, str, str], str]) ->
     """Every listed keyword exists (so the lists cannot go stale); an alias names a parameter
     of the cell; an exception still has its default."""
     for study, fname, kw in table:
-        fn = _public_callables(study).get(fname)
+        if fname in SHARED.get(study, []):
+            fn = _shared(fname)
+        else:
+            fn = _public_callables(study).get(fname)
         assert fn is not None, f"{study}.{fname} is not a public function of the package"
         params = inspect.signature(fn).parameters
         assert kw in params, f"{study}.{fname} has no keyword {kw!r}"

@@ -29,7 +29,16 @@ def test_weat_table_prints_no_bar_when_disabled_by_env(monkeypatch, capsys) -> N
     monkeypatch.setenv("TQDM_DISABLE", "1")
     emb = {"a": [1, 0.1], "b": [0.9, 0], "c": [0.1, 1], "d": [0, 0.8], "x": [1, 0], "y": [0, 1]}
     q = Query((["a", "b"], ["c", "d"]), (["x"], ["y"]), name="q")
-    weat_table([q], emb, n_bootstrap=0, progress=True)
+    weat_table(
+        [q],
+        emb,
+        n_bootstrap=0,
+        progress=True,
+        ddof=1,
+        n_resamples=10_000,
+        max_missing=0.2,
+        random_state=None,
+    )
     assert "WEAT" not in capsys.readouterr().err
 
 

@@ -36,7 +36,7 @@ def corpus():
 def sweep(corpus, executor) -> pd.DataFrame:
     out = retrain_removals(
         corpus, QUERY, SETS, glove={"vector_size": 4, "epochs": 5}, seeds=[0, 1], window=3,
-        executor=executor, n_jobs=2, show_progress=False, max_missing=0.2,
+        executor=executor, n_jobs=2, show_progress=False, max_missing=0.2, random_state=0,
     )  # fmt: skip
     return out.drop(columns="fit_seconds")
 

@@ -106,7 +106,7 @@ def test_query_bad_input(targets, attributes, kw, exc, needle, one_line):
 
 
 def test_vectors_rows_in_word_order_float64():
-    qv = make().vectors(EMB)
+    qv = make().vectors(EMB, max_missing=0.2, random_state=None)
     assert isinstance(qv, QueryVectors)
     np.testing.assert_array_equal(
         qv.T1, np.array([EMB[w] for w in ["rose", "tulip", "daisy", "lily"]])
@@ -123,14 +123,17 @@ def test_vectors_from_gensim_keyed_vectors_equal_dict():
 
     kv = KeyedVectors(3)
     kv.add_vectors(list(EMB), np.array(list(EMB.values()), dtype=np.float32))
-    a, b = make().vectors(kv), make().vectors(EMB)
+    a, b = (
+        make().vectors(kv, max_missing=0.2, random_state=None),
+        make().vectors(EMB, max_missing=0.2, random_state=None),
+    )
     for x, y in zip(a.arrays, b.arrays, strict=True):
         np.testing.assert_allclose(x, y, rtol=1e-6)
 
 
 def test_multiword_expressions_are_averaged():
     q = Query((["ice cream", "rose"], ["ice_cream", "hot_dog"]), (["love"], ["hate"]))
-    qv = q.vectors(EMB)
+    qv = q.vectors(EMB, max_missing=0.2, random_state=None)
     mean = (np.array(EMB["ice"]) + np.array(EMB["cream"])) / 2  # [0.5, 1.0, 1.5]
     np.testing.assert_allclose(qv.T1[0], mean)
     np.testing.assert_allclose(qv.T2[0], mean)  # "_" joins words when the whole is not a key
@@ -146,8 +149,8 @@ def test_multiword_missing_if_any_part_missing():
 def test_lowercase_option():
     q = Query((["Rose", "TULIP"], ["ant", "Wasp"]), (["love"], ["hate"]))
     with pytest.raises(OutOfVocabularyError):
-        q.vectors(EMB)
-    qv = q.vectors(EMB, lowercase=True)
+        q.vectors(EMB, max_missing=0.2, random_state=None)
+    qv = q.vectors(EMB, lowercase=True, max_missing=0.2, random_state=None)
     assert qv.words["T1"] == ("Rose", "TULIP")  # reported in the query's spelling
     np.testing.assert_array_equal(qv.T1[1], EMB["tulip"])
 
@@ -171,7 +174,7 @@ def test_oov_drop_balances_target_sets_seeded():
 
 def test_oov_drop_equal_losses_need_no_extra_drop():
     q = make(targets=(["rose", "tulip", "zzz", "lily"], ["ant", "yyy", "flea", "moth"]))
-    qv = q.vectors(EMB, max_missing=0.25)
+    qv = q.vectors(EMB, max_missing=0.25, random_state=None)
     assert qv.dropped == {"T1": ("zzz",), "T2": ("yyy",), "A1": (), "A2": ()}
 
 
@@ -185,7 +188,7 @@ def test_oov_drop_uneven_losses_equalise():
 
 def test_oov_attribute_sets_only_drop_their_own():
     q = make(attributes=(["love", "joy", "zzz"], ["hate", "pain"]))
-    qv = q.vectors(EMB, max_missing=0.4)
+    qv = q.vectors(EMB, max_missing=0.4, random_state=None)
     assert qv.words["A1"] == ("love", "joy") and qv.words["A2"] == ("hate", "pain")
     assert qv.dropped["T1"] == () and qv.dropped["T2"] == ()
 
@@ -193,7 +196,7 @@ def test_oov_attribute_sets_only_drop_their_own():
 def test_oov_over_threshold_raises_listing_words(one_line):
     q = make(targets=(["rose", "zzz", "yyy", "lily"], ["ant", "wasp", "flea", "moth"]), name="q1")
     with pytest.raises(OutOfVocabularyError) as err:
-        q.vectors(EMB)  # 2/4 = 50 % > 20 %
+        q.vectors(EMB, max_missing=0.2, random_state=None)  # 2/4 = 50 % > 20 %
     msg = one_line(err)
     assert "zzz" in msg and "yyy" in msg and "'T1'" in msg and "max_missing" in msg
     assert err.value.missing["T1"] == ("zzz", "yyy")
@@ -203,15 +206,15 @@ def test_oov_over_threshold_raises_listing_words(one_line):
 def test_oov_raise_policy_on_any_missing(one_line):
     q = make(attributes=(["love", "joy", "zzz"], ["hate", "pain"]))
     with pytest.raises(OutOfVocabularyError) as err:
-        q.vectors(EMB, oov="raise", max_missing=1.0)
+        q.vectors(EMB, oov="raise", max_missing=1.0, random_state=None)
     assert "zzz" in one_line(err) and "oov='drop'" in one_line(err)
-    make().vectors(EMB, oov="raise")  # nothing missing: fine
+    make().vectors(EMB, oov="raise", max_missing=0.2, random_state=None)  # nothing missing: fine
 
 
 def test_oov_empty_set_raises(one_line):
     q = Query((["rose"], ["ant"]), (["zzz"], ["hate"]), name="empty")
     with pytest.raises(OutOfVocabularyError) as err:
-        q.vectors(EMB, max_missing=1.0)
+        q.vectors(EMB, max_missing=1.0, random_state=None)
     assert "no words left" in one_line(err)
 
 
@@ -227,7 +230,7 @@ def test_oov_empty_set_raises(one_line):
 )
 def test_vectors_bad_options(kwargs, exc, one_line):
     with pytest.raises(exc) as err:
-        make().vectors(EMB, **kwargs)
+        make().vectors(EMB, **({"max_missing": 0.2, "random_state": None} | kwargs))
     assert one_line(err).startswith(f"{next(iter(kwargs))} must be")
 
 
@@ -244,7 +247,7 @@ def test_vectors_bad_options(kwargs, exc, one_line):
 )
 def test_vectors_bad_embedding(embedding, exc, needle, one_line):
     with pytest.raises(exc) as err:
-        make().vectors(embedding)
+        make().vectors(embedding, max_missing=0.2, random_state=None)
     assert needle in one_line(err)
 
 

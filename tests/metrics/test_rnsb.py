@@ -261,7 +261,7 @@ def test_signed_errors(kwargs, exc, fragment, one_line):
     } | kwargs
     positional = [args.pop(k) for k in ("T1", "T2", "A1", "A2")]
     with pytest.raises(exc) as err:
-        rnsb_signed(*positional, **args)
+        rnsb_signed(*positional, **({"n_runs": 10, "random_state": None} | args))
     assert fragment in one_line(err)
 
 
@@ -278,7 +278,7 @@ def test_signed_errors(kwargs, exc, fragment, one_line):
 def test_kl_errors(targets, kwargs, fragment, one_line):
     A1, A2 = np.array([[1.0, 0.0]]), np.array([[-1.0, 0.0]])
     with pytest.raises((ValueError, TypeError)) as err:
-        rnsb_kl(targets, A1, A2, n_runs=1, **kwargs)
+        rnsb_kl(targets, A1, A2, n_runs=1, **kwargs, random_state=None)
     assert fragment in one_line(err)
 
 
@@ -287,10 +287,10 @@ def test_saturated_classifier_raises(one_line):
     A1, A2 = np.array([[1.0]]), np.array([[-1.0]])
     far = np.array([[1e6], [2e6]])
     with pytest.raises(ValueError) as err:
-        rnsb_kl(far, A1, A2, n_runs=1)
+        rnsb_kl(far, A1, A2, n_runs=1, random_state=None)
     assert "saturates" in one_line(err)
     with pytest.raises(ValueError) as err:
-        rnsb_signed(far[:1], far[1:], A1, A2, n_runs=1)
+        rnsb_signed(far[:1], far[1:], A1, A2, n_runs=1, random_state=None)
     assert "saturates" in one_line(err)
 
 
@@ -376,7 +376,7 @@ def test_wrapper_matches_array_functions(gender_query):
     from nlpbias.metrics.rnsb import rnsb
 
     T1, T2, A1, A2 = _arrays(*gender_query.targets, *gender_query.attributes)
-    signed = rnsb(gender_query, EMB, n_runs=2, random_state=0)
+    signed = rnsb(gender_query, EMB, n_runs=2, random_state=0, max_missing=0.2)
     assert signed.variant == "signed" and signed.name == "toy gender"
     assert signed.score > 0.3  # male jobs sit with he/him/man, female jobs with she/her/woman
     direct = rnsb_signed(T1, T2, A1, A2, n_runs=1, random_state=0)
@@ -384,9 +384,11 @@ def test_wrapper_matches_array_functions(gender_query):
     assert signed.probabilities["target_set"].tolist() == ["male_jobs"] * 2 + ["female_jobs"] * 2
     assert signed.probabilities["word"].tolist() == ["doctor", "engineer", "nurse", "secretary"]
     assert signed.words["female"] == ("she", "her", "woman")
-    kl = rnsb(gender_query, EMB, variant="kl", n_runs=1, random_state=0)
-    assert kl.score == pytest.approx(rnsb_kl([T1, T2], A1, A2, n_runs=1).score, rel=1e-10)
-    kl_sets = rnsb(gender_query, EMB, variant="kl_sets", n_runs=1, random_state=0)
+    kl = rnsb(gender_query, EMB, variant="kl", n_runs=1, random_state=0, max_missing=0.2)
+    assert kl.score == pytest.approx(
+        rnsb_kl([T1, T2], A1, A2, n_runs=1, random_state=None).score, rel=1e-10
+    )
+    kl_sets = rnsb(gender_query, EMB, variant="kl_sets", n_runs=1, random_state=0, max_missing=0.2)
     s = signed.score
     expected = (1 - s) / 2 * math.log(1 - s) + (1 + s) / 2 * math.log(1 + s)
     assert kl_sets.score == pytest.approx(expected, rel=1e-9)
@@ -396,13 +398,16 @@ def test_wrapper_matches_array_functions(gender_query):
 def test_wrapper_swaps_flip_sign_and_random_state_repeats(gender_query):
     from nlpbias.metrics.rnsb import rnsb
 
-    base = rnsb(gender_query, EMB, n_runs=1, random_state=0).score
-    assert rnsb(gender_query.swap_attributes(), EMB, n_runs=1, random_state=0).score < 0
-    assert rnsb(gender_query.swap_targets(), EMB, n_runs=1, random_state=0).score == (
-        pytest.approx(-base, rel=1e-10)
+    base = rnsb(gender_query, EMB, n_runs=1, random_state=0, max_missing=0.2).score
+    assert (
+        rnsb(gender_query.swap_attributes(), EMB, n_runs=1, random_state=0, max_missing=0.2).score
+        < 0
     )
-    a = rnsb(gender_query, EMB, n_runs=3, holdout=0.34, random_state=7)
-    b = rnsb(gender_query, EMB, n_runs=3, holdout=0.34, random_state=7)
+    assert rnsb(
+        gender_query.swap_targets(), EMB, n_runs=1, random_state=0, max_missing=0.2
+    ).score == (pytest.approx(-base, rel=1e-10))
+    a = rnsb(gender_query, EMB, n_runs=3, holdout=0.34, random_state=7, max_missing=0.2)
+    b = rnsb(gender_query, EMB, n_runs=3, holdout=0.34, random_state=7, max_missing=0.2)
     pd.testing.assert_frame_equal(a.runs, b.runs)
 
 
@@ -419,7 +424,7 @@ def test_wrapper_oov_and_lowercase(gender_query, one_line):
     assert res.words["A1"] == ("He", "Him")
     assert len(res.probabilities) == 4
     with pytest.raises(OutOfVocabularyError) as err:
-        rnsb(q, EMB, lowercase=False, n_runs=1)
+        rnsb(q, EMB, lowercase=False, n_runs=1, random_state=None, max_missing=0.2)
     one_line(err)
 
 
@@ -435,7 +440,8 @@ def test_wrapper_errors(gender_query, kwargs, exc, fragment, one_line):
     from nlpbias.metrics.rnsb import rnsb
 
     with pytest.raises(exc) as err:
-        rnsb(gender_query, EMB, **kwargs)
+        options = {"n_runs": 10, "random_state": None, "max_missing": 0.2}
+        rnsb(gender_query, EMB, **(options | kwargs))
     assert fragment in one_line(err)
 
 
@@ -443,7 +449,7 @@ def test_wrapper_rejects_non_query(one_line):
     from nlpbias.metrics.rnsb import rnsb
 
     with pytest.raises(TypeError) as err:
-        rnsb((["doctor"], ["nurse"]), EMB)
+        rnsb((["doctor"], ["nurse"]), EMB, n_runs=10, random_state=None, max_missing=0.2)
     assert "Query" in one_line(err)
 
 
@@ -451,13 +457,15 @@ def test_rnsb_table_one_row_per_query_matching_rnsb() -> None:
     emb = {"a": [1, 0.1], "b": [0.9, 0], "c": [0.1, 1], "d": [0, 0.8],
            "x": [1, 0], "y": [0, 1], "x2": [0.9, 0.2], "y2": [0.2, 0.9]}  # fmt: skip
     q = Query((["a", "b"], ["c", "d"]), (["x", "x2"], ["y", "y2"]), name="q")
-    table = rnsb_table([q, q.swap_attributes()], emb, progress=False, n_runs=2, random_state=0)
+    table = rnsb_table(
+        [q, q.swap_attributes()], emb, progress=False, n_runs=2, random_state=0, max_missing=0.2
+    )
     assert table["name"].tolist() == ["q", q.swap_attributes().name]
-    direct = rnsb(q, emb, n_runs=2, random_state=0).score
+    direct = rnsb(q, emb, n_runs=2, random_state=0, max_missing=0.2).score
     assert table.loc[0, "score"] == pytest.approx(direct)
     assert table.loc[0, "score"] == pytest.approx(-table.loc[1, "score"], rel=0.2)
     with pytest.raises(ValueError, match="queries is empty"):
-        rnsb_table([], emb)
+        rnsb_table([], emb, n_runs=10, random_state=None, max_missing=0.2)
 
 
 def test_rnsb_accepts_a_wordset_like_weat() -> None:
@@ -466,12 +474,26 @@ def test_rnsb_accepts_a_wordset_like_weat() -> None:
     from nlpbias.metrics.weat import weat
 
     ws = load_wordset("caliskan_weat1")
-    emb = models.load_embeddings(["planted"], wordsets=[ws], random_state=0)["planted"]
-    res = rnsb(ws, emb, lowercase=True, n_runs=1, random_state=0)
+    emb = models.load_embeddings(["planted"], wordsets=[ws], random_state=0, max_docs=None)[
+        "planted"
+    ]
+    res = rnsb(ws, emb, lowercase=True, n_runs=1, random_state=0, max_missing=0.2)
     assert res.name == ws.name and res.score > 0  # planted: flowers pleasant, insects not
-    assert weat(ws, emb, lowercase=True, n_bootstrap=0, random_state=0).effect_size > 0
+    assert (
+        weat(
+            ws,
+            emb,
+            lowercase=True,
+            n_bootstrap=0,
+            random_state=0,
+            ddof=1,
+            n_resamples=10_000,
+            max_missing=0.2,
+        ).effect_size
+        > 0
+    )
     with pytest.raises(TypeError, match="must be a Query \\(or a WordSet\\)"):
-        rnsb("caliskan_weat1", emb)
+        rnsb("caliskan_weat1", emb, n_runs=10, random_state=None, max_missing=0.2)
 
 
 def test_docstring_examples() -> None:

@@ -142,13 +142,13 @@ def test_spearman_negative_and_reproducible():
 )
 def test_spearman_bad_input(x, y, needle, one_line):
     with pytest.raises(ValueError) as err:
-        spearman_permutation(x, y)
+        spearman_permutation(x, y, random_state=None)
     assert needle in one_line(err)
 
 
 def test_spearman_bad_n_resamples(one_line):
     with pytest.raises(ValueError) as err:
-        spearman_permutation([1, 2, 3], [1, 3, 2], n_resamples=0)
+        spearman_permutation([1, 2, 3], [1, 3, 2], n_resamples=0, random_state=None)
     one_line(err)
 
 
@@ -237,7 +237,7 @@ def test_agreement_counts_signs_differences_and_skips_missing_pairs() -> None:
     assert a["mean_abs_diff"] == pytest.approx((0 + 0.3 + 1.1 + 1.4) / 4)
     # ranks: ours 4,3,2,1 vs paper 4,4,3,1 (ties averaged: 3.5, 3.5, 2, 1) -> rho > 0.9
     assert a["rho"] > 0.9 and 0 < a["p_value"] <= 1
-    two = agreement([1.0, 2.0], [2.0, 1.0])
+    two = agreement([1.0, 2.0], [2.0, 1.0], random_state=None)
     assert two["n"] == 2 and math.isnan(two["rho"])
     with pytest.raises(ValueError, match="pair them up"):
-        agreement([1, 2], [1, 2, 3])
+        agreement([1, 2], [1, 2, 3], random_state=None)

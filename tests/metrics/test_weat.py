@@ -39,6 +39,14 @@ HAND = {
     "c": [0.0, 1.0, 0.0],
 }
 HAND_Q = Query((["x1", "x2"], ["y1", "y2"]), (["a", "b"], ["c"]), name="hand")
+#: The required options of weat (the intrinsic chapter's parameters), at the former defaults.
+OPTIONS = {
+    "ddof": 1,
+    "n_resamples": 10_000,
+    "n_bootstrap": 1000,
+    "max_missing": 0.2,
+    "random_state": None,
+}
 D1 = 1.35 / math.sqrt(1.9675 / 3)
 D0 = 1.35 / math.sqrt(1.9675 / 4)
 
@@ -55,7 +63,7 @@ def test_association_by_hand():
 def test_statistic_and_effect_size_by_hand():
     sets = arr("x1", "x2"), arr("y1", "y2"), arr("a", "b"), arr("c")
     assert weat_statistic(*sets) == pytest.approx(2.7)
-    assert weat_effect_size(*sets) == pytest.approx(D1)
+    assert weat_effect_size(*sets, ddof=1) == pytest.approx(D1)
     assert weat_effect_size(*sets, ddof=0) == pytest.approx(D0)
     assert D1 == pytest.approx(1.66701, abs=1e-5) and D0 == pytest.approx(1.92489, abs=1e-5)
 
@@ -64,7 +72,16 @@ def test_statistic_and_effect_size_by_hand():
     ("alternative", "expected"), [("greater", 1 / 6), ("two-sided", 2 / 6), ("less", 1.0)]
 )
 def test_exact_p_by_hand(alternative, expected):
-    r = weat(HAND_Q, HAND, alternative=alternative, n_bootstrap=0)
+    r = weat(
+        HAND_Q,
+        HAND,
+        alternative=alternative,
+        n_bootstrap=0,
+        ddof=1,
+        n_resamples=10_000,
+        max_missing=0.2,
+        random_state=None,
+    )
     assert r.p_value == pytest.approx(expected)
     assert (r.p_method, r.n_resamples) == ("exact", 6)
 
@@ -78,13 +95,24 @@ def test_exact_p_by_hand(alternative, expected):
 )
 def test_exact_p_by_hand_with_ties(alternative, expected):
     q = Query((["x1", "y2"], ["x2", "y1"]), (["a", "b"], ["c"]))
-    r = weat(q, HAND, alternative=alternative, n_bootstrap=0)
+    r = weat(
+        q,
+        HAND,
+        alternative=alternative,
+        n_bootstrap=0,
+        ddof=1,
+        n_resamples=10_000,
+        max_missing=0.2,
+        random_state=None,
+    )
     assert r.statistic == pytest.approx(0.3)
     assert r.p_value == pytest.approx(expected)
 
 
 def test_weat_result_fields_hand_example():
-    r = weat(HAND_Q, HAND, random_state=0, n_bootstrap=200)
+    r = weat(
+        HAND_Q, HAND, random_state=0, n_bootstrap=200, ddof=1, n_resamples=10_000, max_missing=0.2
+    )
     assert r.query == "hand"
     assert (r.target_1, r.target_2, r.attribute_1, r.attribute_2) == ("T1", "T2", "A1", "A2")
     assert (r.n_target_1, r.n_target_2, r.n_attribute_1, r.n_attribute_2) == (2, 2, 2, 1)
@@ -97,8 +125,18 @@ def test_weat_result_fields_hand_example():
 
 
 def test_swapping_attributes_flips_sign():
-    r = weat(HAND_Q, HAND, n_bootstrap=0)
-    s = weat(HAND_Q.swap_attributes(), HAND, n_bootstrap=0)
+    r = weat(
+        HAND_Q, HAND, n_bootstrap=0, ddof=1, n_resamples=10_000, max_missing=0.2, random_state=None
+    )
+    s = weat(
+        HAND_Q.swap_attributes(),
+        HAND,
+        n_bootstrap=0,
+        ddof=1,
+        n_resamples=10_000,
+        max_missing=0.2,
+        random_state=None,
+    )
     assert s.statistic == pytest.approx(-r.statistic)
     assert s.effect_size == pytest.approx(-r.effect_size)
     assert s.p_value == pytest.approx(1.0)
@@ -154,7 +192,17 @@ def test_exact_p_equals_brute_force(n1, n2, alternative):
     sets = random_sets(n1, n2, seed=n1 * 10 + n2)
     p_bf, n_splits = brute_force_p(*sets, alternative)
     emb, q = as_embedding(*sets)
-    r = weat(q, emb, alternative=alternative, method="exact", n_bootstrap=0)
+    r = weat(
+        q,
+        emb,
+        alternative=alternative,
+        method="exact",
+        n_bootstrap=0,
+        ddof=1,
+        n_resamples=10_000,
+        max_missing=0.2,
+        random_state=None,
+    )
     assert r.n_resamples == n_splits == math.comb(n1 + n2, n1)
     assert r.p_value == pytest.approx(p_bf)
 
@@ -162,7 +210,16 @@ def test_exact_p_equals_brute_force(n1, n2, alternative):
 def test_monte_carlo_within_three_standard_errors_of_exact():
     sets = random_sets(6, 6, seed=3, bias=0.1)  # 924 splits
     emb, q = as_embedding(*sets)
-    exact = weat(q, emb, alternative="two-sided", n_bootstrap=0)
+    exact = weat(
+        q,
+        emb,
+        alternative="two-sided",
+        n_bootstrap=0,
+        ddof=1,
+        n_resamples=10_000,
+        max_missing=0.2,
+        random_state=None,
+    )
     assert exact.p_method == "exact" and exact.n_resamples == 924
     p = exact.p_value
     assert 0.02 < p < 0.98  # a non-trivial p-value, so the comparison means something
@@ -175,6 +232,8 @@ def test_monte_carlo_within_three_standard_errors_of_exact():
         n_resamples=n,
         n_bootstrap=0,
         random_state=0,
+        ddof=1,
+        max_missing=0.2,
     )
     assert (mc.p_method, mc.n_resamples) == ("monte-carlo", n)
     assert abs(mc.p_value - p) <= 3 * math.sqrt(p * (1 - p) / n) + 1 / n
@@ -198,7 +257,16 @@ def test_subset_sums_enumerates_every_subset_once():
 
 def test_auto_switches_to_monte_carlo_above_limit():
     emb, q = as_embedding(*random_sets(5, 5))  # 252 splits
-    r = weat(q, emb, exact_limit=100, n_resamples=500, n_bootstrap=0, random_state=0)
+    r = weat(
+        q,
+        emb,
+        exact_limit=100,
+        n_resamples=500,
+        n_bootstrap=0,
+        random_state=0,
+        ddof=1,
+        max_missing=0.2,
+    )
     assert (r.p_method, r.n_resamples) == ("monte-carlo", 500)
     assert r.p_value >= 1 / 501
 
@@ -206,16 +274,26 @@ def test_auto_switches_to_monte_carlo_above_limit():
 def test_exact_above_limit_raises(one_line):
     emb, q = as_embedding(*random_sets(5, 5))
     with pytest.raises(ValueError) as err:
-        weat(q, emb, method="exact", exact_limit=100, n_bootstrap=0)
+        weat(
+            q,
+            emb,
+            method="exact",
+            exact_limit=100,
+            n_bootstrap=0,
+            ddof=1,
+            n_resamples=10_000,
+            max_missing=0.2,
+            random_state=None,
+        )
     assert "monte-carlo" in one_line(err)
 
 
 def test_random_state_reproducible():
     emb, q = as_embedding(*random_sets(7, 7, seed=1))
     kw = {"method": "monte-carlo", "n_resamples": 2000, "n_bootstrap": 300}
-    a = weat(q, emb, random_state=42, **kw)
-    b = weat(q, emb, random_state=42, **kw)
-    c = weat(q, emb, random_state=43, **kw)
+    a = weat(q, emb, random_state=42, **kw, ddof=1, max_missing=0.2)
+    b = weat(q, emb, random_state=42, **kw, ddof=1, max_missing=0.2)
+    c = weat(q, emb, random_state=43, **kw, ddof=1, max_missing=0.2)
     assert a == b
     assert (a.p_value, a.ci_low, a.ci_high) != (c.p_value, c.ci_low, c.ci_high)
 
@@ -235,7 +313,7 @@ def test_bootstrap_statistic_equals_naive_recomputation(monkeypatch):
         return (0.0, 0.0)
 
     monkeypatch.setattr(weat_module, "bootstrap_ci", fake_bootstrap_ci)
-    weat(q, emb, ddof=0, n_bootstrap=10)
+    weat(q, emb, ddof=0, n_bootstrap=10, n_resamples=10_000, max_missing=0.2, random_state=None)
     stat = captured["statistic"]
     rng = np.random.default_rng(0)
     t1 = rng.integers(0, 4, size=(6, 4))
@@ -251,9 +329,9 @@ def test_bootstrap_statistic_equals_naive_recomputation(monkeypatch):
 
 def test_bootstrap_ci_covers_estimate_and_is_off_when_zero():
     emb, q = as_embedding(*random_sets(8, 8, seed=2))
-    r = weat(q, emb, n_bootstrap=500, random_state=0)
+    r = weat(q, emb, n_bootstrap=500, random_state=0, ddof=1, n_resamples=10_000, max_missing=0.2)
     assert r.ci_low < r.effect_size < r.ci_high
-    r0 = weat(q, emb, n_bootstrap=0)
+    r0 = weat(q, emb, n_bootstrap=0, ddof=1, n_resamples=10_000, max_missing=0.2, random_state=None)
     assert math.isnan(r0.ci_low) and math.isnan(r0.ci_high)
 
 
@@ -281,11 +359,15 @@ def wefe_case():
 
 def test_effect_size_equals_wefe(wefe_case):
     kv, q, ref = wefe_case
-    ours = weat(q, kv, ddof=0, n_bootstrap=0)
+    ours = weat(
+        q, kv, ddof=0, n_bootstrap=0, n_resamples=10_000, max_missing=0.2, random_state=None
+    )
     assert ours.effect_size == pytest.approx(ref["effect_size"], rel=1e-5)
     assert ours.statistic == pytest.approx(ref["weat"], rel=1e-5)
     # ddof=1 is the ddof=0 value times sqrt((n - 1) / n), n = 16 target words
-    sample = weat(q, kv, ddof=1, n_bootstrap=0)
+    sample = weat(
+        q, kv, ddof=1, n_bootstrap=0, n_resamples=10_000, max_missing=0.2, random_state=None
+    )
     assert sample.effect_size == pytest.approx(ref["effect_size"] * math.sqrt(15 / 16), rel=1e-5)
 
 
@@ -295,14 +377,25 @@ def test_effect_size_equals_wefe(wefe_case):
 def test_weat_oov_drop_and_raise(one_line):
     emb = dict(HAND, x3=[1.0, 0.0, 0.0], y3=[0.0, 1.0, 0.5])
     q = Query((["x1", "x2", "x3", "zzz"], ["y1", "y2", "y3", "c"]), (["a", "b"], ["c"]))
-    r = weat(q, emb, max_missing=0.25, random_state=0, n_bootstrap=0)
+    r = weat(q, emb, max_missing=0.25, random_state=0, n_bootstrap=0, ddof=1, n_resamples=10_000)
     assert (r.n_target_1, r.n_target_2) == (3, 3)
     assert r.missing["T1"] == ("zzz",) and len(r.dropped["T2"]) == 1
     with pytest.raises(OutOfVocabularyError) as err:
-        weat(q, emb, oov="raise")
+        weat(
+            q,
+            emb,
+            oov="raise",
+            ddof=1,
+            n_resamples=10_000,
+            n_bootstrap=1000,
+            max_missing=0.2,
+            random_state=None,
+        )
     assert "zzz" in one_line(err)
     with pytest.raises(OutOfVocabularyError):
-        weat(q, emb, max_missing=0.2)
+        weat(
+            q, emb, max_missing=0.2, ddof=1, n_resamples=10_000, n_bootstrap=1000, random_state=None
+        )
 
 
 def test_weat_accepts_wordset_and_vectors():
@@ -311,9 +404,19 @@ def test_weat_accepts_wordset_and_vectors():
         targets={"f": ["x1", "x2"], "i": ["y1", "y2"]},
         attributes={"p": ["a", "b"], "u": ["c"]},
     )
-    r = weat(ws, HAND, n_bootstrap=0)
+    r = weat(
+        ws, HAND, n_bootstrap=0, ddof=1, n_resamples=10_000, max_missing=0.2, random_state=None
+    )
     assert (r.query, r.target_1, r.attribute_2) == ("ws", "f", "u")
-    r2 = weat(HAND_Q, vectors=HAND_Q.vectors(HAND), n_bootstrap=0)
+    r2 = weat(
+        HAND_Q,
+        vectors=HAND_Q.vectors(HAND, max_missing=0.2, random_state=None),
+        n_bootstrap=0,
+        ddof=1,
+        n_resamples=10_000,
+        max_missing=0.2,
+        random_state=None,
+    )
     assert r2.effect_size == pytest.approx(D1)
 
 
@@ -321,11 +424,22 @@ def test_weat_table_rows_equal_single_runs():
     emb, q = as_embedding(*random_sets(5, 5, seed=4))
     qs = [q, q.swap_targets(), HAND_Q]
     emb = {**emb, **HAND}
-    table = weat_table(qs, emb, progress=False, n_bootstrap=50, random_state=3)
+    table = weat_table(
+        qs,
+        emb,
+        progress=False,
+        n_bootstrap=50,
+        random_state=3,
+        ddof=1,
+        n_resamples=10_000,
+        max_missing=0.2,
+    )
     assert isinstance(table, pd.DataFrame) and len(table) == 3
     for col in ("query", "effect_size", "p_value", "ci_low", "n_dropped", "missing"):
         assert col in table.columns
-    single = weat(q, emb, n_bootstrap=50, random_state=3)
+    single = weat(
+        q, emb, n_bootstrap=50, random_state=3, ddof=1, n_resamples=10_000, max_missing=0.2
+    )
     assert table.loc[0, "effect_size"] == single.effect_size
     assert table.loc[0, "ci_low"] == single.ci_low
     assert table.loc[1, "effect_size"] == pytest.approx(-single.effect_size)
@@ -335,7 +449,16 @@ def test_weat_table_rows_equal_single_runs():
 
 def test_weat_table_missing_column():
     q = Query((["x1", "x2", "zz"], ["y1", "y2", "c"]), (["a", "b"], ["c"]), name="m")
-    table = weat_table([q], HAND, progress=False, n_bootstrap=0, max_missing=0.5, random_state=0)
+    table = weat_table(
+        [q],
+        HAND,
+        progress=False,
+        n_bootstrap=0,
+        max_missing=0.5,
+        random_state=0,
+        ddof=1,
+        n_resamples=10_000,
+    )
     assert table.loc[0, "missing"] == "T1: zz" and table.loc[0, "n_dropped"] == 2
 
 
@@ -357,19 +480,37 @@ def test_weat_table_missing_column():
 )
 def test_weat_bad_options(kwargs, exc, needle, one_line):
     with pytest.raises(exc) as err:
-        weat(HAND_Q, HAND, **kwargs)
+        weat(HAND_Q, HAND, **(OPTIONS | kwargs))
     assert needle in one_line(err)
 
 
 def test_weat_bad_query_and_missing_embedding(one_line):
     with pytest.raises(TypeError) as err:
-        weat((["x1"], ["y1"]), HAND)
+        weat(
+            (["x1"], ["y1"]),
+            HAND,
+            ddof=1,
+            n_resamples=10_000,
+            n_bootstrap=1000,
+            max_missing=0.2,
+            random_state=None,
+        )
     assert "Query" in one_line(err)
     with pytest.raises(ValueError) as err:
-        weat(HAND_Q)
+        weat(
+            HAND_Q, ddof=1, n_resamples=10_000, n_bootstrap=1000, max_missing=0.2, random_state=None
+        )
     assert "embedding=" in one_line(err)
     with pytest.raises(TypeError) as err:
-        weat(HAND_Q, vectors={"T1": 1})
+        weat(
+            HAND_Q,
+            vectors={"T1": 1},
+            ddof=1,
+            n_resamples=10_000,
+            n_bootstrap=1000,
+            max_missing=0.2,
+            random_state=None,
+        )
     one_line(err)
 
 
@@ -392,12 +533,14 @@ def test_association_bad_arrays(W, A1, A2, needle, one_line):
 def test_undefined_effect_size_raises(one_line):
     T1, T2 = [[1.0, 0.0], [2.0, 0.0]], [[3.0, 0.0], [4.0, 0.0]]  # one direction: s all equal
     with pytest.raises(ValueError) as err:
-        weat_effect_size(T1, T2, [[1.0, 1.0]], [[0.0, 1.0]])
+        weat_effect_size(T1, T2, [[1.0, 1.0]], [[0.0, 1.0]], ddof=1)
     assert "undefined" in one_line(err)
     emb = {"p": [1.0, 0.0], "q": [2.0, 0.0], "r": [3.0, 0.0], "s": [4.0, 0.0], "a": [1.0, 1.0]}
     q = Query((["p", "q"], ["r", "s"]), (["a"], ["p"]))
     with pytest.raises(ValueError) as err:
-        weat(q, emb)
+        weat(
+            q, emb, ddof=1, n_resamples=10_000, n_bootstrap=1000, max_missing=0.2, random_state=None
+        )
     assert "undefined" in one_line(err)
 
 
@@ -424,25 +567,54 @@ def test_weat_by_embedding_excludes_uncovered_queries_per_embedding() -> None:
     partial = {k: v for k, v in full.items() if k != "b"}
     q = Query((["a", "b"], ["c", "d"]), (["x"], ["y"]), name="q")
     res, exc = weat_by_embedding(
-        [q], {"full": full, "partial": partial}, n_bootstrap=0, progress=False
+        [q],
+        {"full": full, "partial": partial},
+        n_bootstrap=0,
+        progress=False,
+        ddof=1,
+        n_resamples=10_000,
+        max_missing=0.2,
+        random_state=None,
     )
     assert res["embedding"].tolist() == ["full"] and res.columns[0] == "embedding"
     assert exc[["embedding", "query"]].values.tolist() == [["partial", "q"]]
     assert "'b'" in exc.loc[0, "reason"] or "b)" in exc.loc[0, "reason"]
     # max_missing=0.5 admits the lost word, but one word per target set is left: excluded too
     res2, exc2 = weat_by_embedding(
-        [q], {"partial": partial}, max_missing=0.5, n_bootstrap=0, progress=False
+        [q],
+        {"partial": partial},
+        max_missing=0.5,
+        n_bootstrap=0,
+        progress=False,
+        ddof=1,
+        n_resamples=10_000,
+        random_state=None,
     )
     assert res2.empty and "at least two words in each target set" in exc2.loc[0, "reason"]
     partial |= {"e": [0.8, 0.2], "f": [0.2, 0.9]}
     big = Query((["a", "b", "e"], ["c", "d", "f"]), (["x"], ["y"]), name="big")
     res3, exc3 = weat_by_embedding(
-        [big], {"partial": partial}, max_missing=0.5, n_bootstrap=0, progress=False
+        [big],
+        {"partial": partial},
+        max_missing=0.5,
+        n_bootstrap=0,
+        progress=False,
+        ddof=1,
+        n_resamples=10_000,
+        random_state=None,
     )
     assert res3["query"].tolist() == ["big"] and exc3.empty
     assert res3.loc[0, ["n_target_1", "n_target_2"]].tolist() == [2, 2]
     with pytest.raises(ValueError, match="embeddings is empty"):
-        weat_by_embedding([q], {})
+        weat_by_embedding(
+            [q],
+            {},
+            ddof=1,
+            n_resamples=10_000,
+            n_bootstrap=1000,
+            max_missing=0.2,
+            random_state=None,
+        )
 
 
 def test_coverage_table_reports_the_worst_set_and_the_missing_words() -> None:
@@ -463,7 +635,7 @@ def test_coverage_table_reports_the_worst_set_and_the_missing_words() -> None:
 
 def test_one_word_per_target_set_is_refused_not_d_1414(one_line) -> None:
     with pytest.raises(ValueError) as err:
-        weat_effect_size([[1.0, 0.0]], [[0.0, 1.0]], [[1.0, 0.2]], [[0.2, 1.0]])
+        weat_effect_size([[1.0, 0.0]], [[0.0, 1.0]], [[1.0, 0.2]], [[0.2, 1.0]], ddof=1)
     assert one_line(err) == (
         "WEAT needs at least two words in each target set, got T1: 1, T2: 1 (with one word a "
         "set, the effect size is ±1.414 whatever the vectors); add target words"
@@ -471,7 +643,9 @@ def test_one_word_per_target_set_is_refused_not_d_1414(one_line) -> None:
     emb = {"rose": [1, 0.1], "ant": [0.1, 1], "love": [1, 0], "hate": [0, 1]}
     q = Query((["rose"], ["ant"]), (["love"], ["hate"]), name="tiny")
     with pytest.raises(ValueError) as err:
-        weat(q, emb)
+        weat(
+            q, emb, ddof=1, n_resamples=10_000, n_bootstrap=1000, max_missing=0.2, random_state=None
+        )
     assert one_line(err).startswith(
         "query 'tiny': WEAT needs at least two words in each target set, got 'T1': 1 (rose), "
         "'T2': 1 (ant)"
@@ -482,7 +656,7 @@ def test_target_set_left_with_one_word_after_oov_names_the_dropped_words(one_lin
     emb = {"rose": [1, 0.1], "ant": [0.1, 1], "wasp": [0, 0.8], "love": [1, 0], "hate": [0, 1]}
     q = Query((["rose", "tulip"], ["ant", "wasp"]), (["love"], ["hate"]), name="flowers")
     with pytest.raises(OutOfVocabularyError) as err:
-        weat(q, emb, max_missing=0.5, random_state=0)
+        weat(q, emb, max_missing=0.5, random_state=0, ddof=1, n_resamples=10_000, n_bootstrap=1000)
     msg = one_line(err)
     assert msg.startswith(
         "query 'flowers': WEAT needs at least two words in each target set after dropping "
@@ -506,7 +680,7 @@ def test_a_word_in_both_target_or_both_attribute_sets_is_refused(one_line) -> No
 def test_the_same_vector_in_both_sets_is_refused_by_the_vector_functions(one_line) -> None:
     T1, T2 = [[1.0, 0.0], [1.0, 0.2]], [[0.0, 1.0], [1.0, 0.2]]
     with pytest.raises(ValueError) as err:
-        weat_effect_size(T1, T2, [[1.0, 0.0]], [[0.0, 1.0]])
+        weat_effect_size(T1, T2, [[1.0, 0.0]], [[0.0, 1.0]], ddof=1)
     assert one_line(err) == (
         "T1 and T2 share a vector (T1 row 1 = T2 row 1): the same word cannot be in both sets "
         "of a comparison; remove it from one of them"
@@ -522,7 +696,16 @@ def test_lowercase_lookup_that_maps_two_words_to_one_vector_names_them(one_line)
     emb |= {"love": [1, 0], "hate": [0, 1]}
     q = Query((["He", "him"], ["she", "he"]), (["love"], ["hate"]), name="case")
     with pytest.raises(ValueError) as err:
-        weat(q, emb, lowercase=True)
+        weat(
+            q,
+            emb,
+            lowercase=True,
+            ddof=1,
+            n_resamples=10_000,
+            n_bootstrap=1000,
+            max_missing=0.2,
+            random_state=None,
+        )
     assert one_line(err).startswith("query 'case': T1 and T2 both list 'He/he':")
 
 

@@ -102,14 +102,16 @@ def test_load_embeddings_by_name_and_describe() -> None:
     from nlpbias.data.wordsets import load_wordsets
 
     ws = load_wordsets(["caliskan_weat1"])
-    embs = models.load_embeddings(["planted", "glove-6b-50d"], wordsets=ws, random_state=1)
+    embs = models.load_embeddings(
+        ["planted", "glove-6b-50d"], wordsets=ws, random_state=1, max_docs=None
+    )
     assert list(embs) == ["planted", "glove-6b-50d"]
     assert "rose" in embs["planted"].key_to_index  # planted words are lowercased
     table = models.describe_embeddings(embs)
     assert table["words"].tolist() == [len(embs["planted"]), 400_000]
     with pytest.raises(ValueError, match="unknown embedding 'bogus'"):
-        models.load_embeddings(["bogus"])
+        models.load_embeddings(["bogus"], max_docs=None, random_state=0)
     with pytest.raises(ValueError, match="needs wordsets"):
-        models.load_embeddings(["planted"])
+        models.load_embeddings(["planted"], max_docs=None, random_state=0)
     with pytest.raises(TypeError, match="non-empty list"):
-        models.load_embeddings("glove-6b-50d")
+        models.load_embeddings("glove-6b-50d", max_docs=None, random_state=0)

@@ -109,9 +109,12 @@ def identity_term_frequencies(
         Column names.
     by : str, optional
         Compute per group of this column.
-    min_count : int
+    min_count : int, default 0
         Leave out terms contained in fewer than ``min_count`` texts (of the group). With the
         default 0 every term is kept, and ``toxic_rate`` is NaN for a term no text contains.
+        Not a knob: the data chapter passes its ``min_term_count`` where a table leaves rare
+        terms out, and keeps 0 where every term must be shown (the comparison with Dixon et
+        al.'s Table 1, the check of the planted rates).
 
     Returns
     -------

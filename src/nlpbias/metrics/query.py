@@ -226,9 +226,9 @@ class Query:
         embedding: Any,
         *,
         oov: Literal["drop", "raise"] = "drop",
-        max_missing: float = 0.2,
+        max_missing: float,
         lowercase: bool = False,
-        random_state: None | int | np.random.Generator = None,
+        random_state: None | int | np.random.Generator,
         balance: bool = True,
     ) -> QueryVectors:
         """Look the query's words up in an embedding (see the module docstring for the rules).
@@ -239,13 +239,14 @@ class Query:
             Word vectors; all of the same length.
         oov : {"drop", "raise"}, default "drop"
             Out-of-vocabulary policy.
-        max_missing : float in [0, 1], default 0.2
+        max_missing : float in [0, 1]
             Largest fraction of a set's words that may be missing before
             :class:`OutOfVocabularyError` is raised (WEFE's ``lost_vocabulary_threshold``).
         lowercase : bool, default False
             Lowercase terms before lookup.
         random_state : None, int or numpy.random.Generator
-            Chooses the extra target words dropped to keep the target sets balanced.
+            Chooses the extra target words dropped to keep the target sets balanced (None: fresh
+            entropy; unused with ``balance=False``).
         balance : bool, default True
             Drop as many words from the other target set as one lost (the WEAT convention).
             ``False`` keeps every word found, e.g. to inspect per-word associations.
@@ -266,7 +267,7 @@ class Query:
         --------
         >>> emb = {"rose": [1, 0], "ant": [0, 1], "love": [1, .1], "hate": [.1, 1]}
         >>> q = Query((["rose", "tulip"], ["ant", "wasp"]), (["love"], ["hate"]))
-        >>> qv = q.vectors(emb, max_missing=0.5)
+        >>> qv = q.vectors(emb, max_missing=0.5, random_state=0)
         >>> qv.words["T1"], qv.missing["T2"], qv.T1.shape
         (('rose',), ('wasp',), (1, 2))
         """

@@ -271,8 +271,8 @@ def rnsb_kl(
     A1: np.ndarray,
     A2: np.ndarray,
     *,
-    n_runs: int = 10,
-    random_state: RandomState = None,
+    n_runs: int,
+    random_state: RandomState,
     holdout: float = 0.0,
     per_set: bool = False,
     target_words: Sequence[Sequence[str]] | None = None,
@@ -287,8 +287,9 @@ def rnsb_kl(
         array or a single 1-D vector (one identity term, as in Sweeney & Najafian).
     A1, A2 : ndarray
         Attribute vectors (rows); ``A1`` is labelled ``+1``, ``A2`` (the "negative" set) ``-1``.
-    n_runs : int, default 10
-        Number of classifier fits; the score is the mean of the per-run KL values.
+    n_runs : int
+        Number of classifier fits; the score is the mean of the per-run KL values (the intrinsic
+        chapter's ``rnsb_runs``).
     random_state : None, int, numpy.random.Generator or numpy.random.RandomState
         Draws one seed per run (liblinear seed, training-row order, hold-out split).
     holdout : float, default 0.0
@@ -357,8 +358,8 @@ def rnsb_signed(
     A1: np.ndarray,
     A2: np.ndarray,
     *,
-    n_runs: int = 10,
-    random_state: RandomState = None,
+    n_runs: int,
+    random_state: RandomState,
     holdout: float = 0.0,
     target_words: Sequence[Sequence[str]] | None = None,
     target_names: Sequence[str] | None = None,
@@ -374,8 +375,9 @@ def rnsb_signed(
         Target vectors (rows) of the two target sets.
     A1, A2 : ndarray
         Attribute vectors; the classifier gives :math:`P(A_2)` for every target word.
-    n_runs : int, default 10
-        Number of classifier fits; the score is the mean of the per-run scores.
+    n_runs : int
+        Number of classifier fits; the score is the mean of the per-run scores (the intrinsic
+        chapter's ``rnsb_runs``).
     random_state : None, int, numpy.random.Generator or numpy.random.RandomState
         Draws one seed per run (liblinear seed, training-row order, hold-out split).
     holdout : float, default 0.0
@@ -423,12 +425,12 @@ def rnsb(
     embedding: object,
     *,
     variant: Variant = "signed",
-    n_runs: int = 10,
+    n_runs: int,
     holdout: float = 0.0,
     oov: Literal["drop", "raise"] = "drop",
-    max_missing: float = 0.2,
+    max_missing: float,
     lowercase: bool = False,
-    random_state: RandomState = None,
+    random_state: RandomState,
 ) -> RNSBResult:
     """RNSB of a :class:`~nlpbias.metrics.query.Query` in an embedding.
 
@@ -462,7 +464,7 @@ def rnsb(
     >>> emb = {"doctor": [1.0, 0.2], "nurse": [-1.0, 0.3], "he": [1.0, 0.0],
     ...        "him": [0.9, 0.1], "she": [-1.0, 0.0], "her": [-0.9, 0.1]}
     >>> q = Query((["doctor"], ["nurse"]), (["he", "him"], ["she", "her"]), name="toy")
-    >>> res = rnsb(q, emb, n_runs=2, random_state=0)
+    >>> res = rnsb(q, emb, n_runs=2, max_missing=0.2, random_state=0)
     >>> res.variant, bool(res.score > 0)
     ('signed', True)
     """
@@ -501,7 +503,9 @@ def rnsb_table(
     >>> emb = {"a": [1, .1], "b": [.9, 0], "c": [.1, 1], "d": [0, .8], "x": [1, 0], "y": [0, 1],
     ...        "x2": [.9, .2], "y2": [.2, .9]}
     >>> q = Query((["a", "b"], ["c", "d"]), (["x", "x2"], ["y", "y2"]), name="q")
-    >>> rnsb_table([q], emb, progress=False, n_runs=2)["score"].gt(0).tolist()
+    >>> rnsb_table([q], emb, progress=False, n_runs=2, max_missing=0.2, random_state=0)[
+    ...     "score"
+    ... ].gt(0).tolist()
     [True]
     """
     queries = list(queries)

@@ -156,7 +156,7 @@ def spearman_permutation(
     y: Any,
     *,
     n_resamples: int = 9999,
-    random_state: None | int | np.random.Generator = None,
+    random_state: None | int | np.random.Generator,
 ) -> SpearmanResult:
     """Spearman's rank correlation with a two-sided permutation p-value over pairings.
 
@@ -170,9 +170,10 @@ def spearman_permutation(
     x, y : array-like of float, 1-D, same length (at least 3)
         Paired observations, e.g. an intrinsic and an extrinsic bias score per embedding.
     n_resamples : int, default 9999
-        Number of random permutations (so the smallest possible p is ``1 / (n_resamples + 1)``).
+        Number of random permutations (so the smallest possible p is ``1 / (n_resamples + 1)``);
+        a chapter whose parameters set it passes its own (``intrinsic_extrinsic``).
     random_state : None, int or numpy.random.Generator
-        Seed or generator for the permutations.
+        Seed or generator for the permutations: required, the caller passes its chapter's seed.
 
     Returns
     -------
@@ -333,7 +334,7 @@ def agreement(
     reference: Any,
     *,
     n_resamples: int = 9999,
-    random_state: None | int | np.random.Generator = None,
+    random_state: None | int | np.random.Generator,
 ) -> dict[str, float]:
     """How well our numbers agree with reference ones (e.g. a paper's), pairs with NaN left out.
 
@@ -341,7 +342,8 @@ def agreement(
     -------
     dict
         ``n`` (pairs compared), ``same_sign`` (pairs whose signs agree), ``mean_abs_diff``,
-        ``rho`` and ``p_value`` (:func:`spearman_permutation`; NaN when n < 3).
+        ``rho`` and ``p_value`` (:func:`spearman_permutation` with ``n_resamples`` and
+        ``random_state``, the latter required: the caller's chapter seed; NaN when n < 3).
 
     Examples
     --------

@@ -18,9 +18,9 @@ Definitions (cosine similarity ``cos``; ``T1, T2`` target sets, ``A1, A2`` attri
 
 The standard deviation of the effect size ``d``: Caliskan et al. (2017) write
 "std-dev" over ``T1 ∪ T2`` without saying which. Their released code and Brunet et al. (2019) use
-the **sample** standard deviation (``ddof=1``, the default here); WEFE and Katô & Miyao use the
-**population** one (``ddof=0``). The two differ by the factor ``sqrt((n - 1) / n)`` with
-``n = |T1| + |T2|``: ``d(ddof=0) = d(ddof=1) * sqrt(n / (n - 1))``.
+the **sample** standard deviation (``ddof=1``, the intrinsic chapter's value); WEFE and Katô &
+Miyao use the **population** one (``ddof=0``). The two differ by the factor
+``sqrt((n - 1) / n)`` with ``n = |T1| + |T2|``: ``d(ddof=0) = d(ddof=1) * sqrt(n / (n - 1))``.
 
 Permutation test
     Under the null hypothesis the labels T1/T2 are exchangeable. The p-value compares ``S`` with
@@ -241,14 +241,14 @@ def weat_statistic(T1: Any, T2: Any, A1: Any, A2: Any) -> float:
     return float(s[:n1].sum() - s[n1:].sum())
 
 
-def weat_effect_size(T1: Any, T2: Any, A1: Any, A2: Any, *, ddof: int = 1) -> float:
+def weat_effect_size(T1: Any, T2: Any, A1: Any, A2: Any, *, ddof: int) -> float:
     """WEAT effect size ``d`` (see the module docstring for the ``ddof`` conventions).
 
     Parameters
     ----------
     T1, T2, A1, A2 : array-like, shape (n_words, dim)
         Word vectors of the four sets.
-    ddof : int, default 1
+    ddof : int
         Delta degrees of freedom of the std over T1 ∪ T2: 1 = sample std (Caliskan's code,
         Brunet), 0 = population std (WEFE, Katô & Miyao).
 
@@ -411,19 +411,23 @@ def weat(
     embedding: Any = None,
     *,
     vectors: QueryVectors | None = None,
-    ddof: int = 1,
+    ddof: int,
     alternative: Literal["greater", "two-sided", "less"] = "greater",
     method: Literal["auto", "exact", "monte-carlo"] = "auto",
-    n_resamples: int = 10_000,
+    n_resamples: int,
     exact_limit: int = 10**6,
-    n_bootstrap: int = 1000,
+    n_bootstrap: int,
     confidence_level: float = 0.95,
     oov: Literal["drop", "raise"] = "drop",
-    max_missing: float = 0.2,
+    max_missing: float,
     lowercase: bool = False,
-    random_state: None | int | np.random.Generator = None,
+    random_state: None | int | np.random.Generator,
 ) -> WEATResult:
     """Run WEAT for one query: statistic, effect size, permutation p-value and bootstrap CI.
+
+    ``ddof``, ``n_resamples``, ``n_bootstrap``, ``max_missing`` and ``random_state`` are the
+    intrinsic chapter's parameters (its parameters cell and ``notebooks/profiles.yml``), so they
+    have no default here: every caller passes them.
 
     Parameters
     ----------
@@ -433,18 +437,18 @@ def weat(
         Where to look the words up (see :meth:`Query.vectors`). Give this or ``vectors``.
     vectors : QueryVectors, optional
         Vectors already looked up (then ``oov``, ``max_missing``, ``lowercase`` are unused).
-    ddof : int, default 1
+    ddof : int
         Std convention of the effect size: 1 = sample (Caliskan's code, Brunet), 0 = population
         (WEFE, Katô & Miyao). See the module docstring.
     alternative : {"greater", "two-sided", "less"}, default "greater"
         "greater" is Caliskan's one-sided test (T1 more associated with A1 than T2 is).
     method : {"auto", "exact", "monte-carlo"}, default "auto"
         "auto" is exact when the number of splits is at most ``exact_limit``.
-    n_resamples : int, default 10000
+    n_resamples : int
         Random splits for the Monte-Carlo test.
     exact_limit : int, default 10**6
         Largest number of splits to enumerate.
-    n_bootstrap : int, default 1000
+    n_bootstrap : int
         Bootstrap resamples for the CI of the effect size; 0 skips it (CI is NaN).
     confidence_level : float, default 0.95
     oov, max_missing, lowercase :
@@ -471,7 +475,8 @@ def weat(
     >>> emb = {"rose": [1, .1], "lily": [.9, 0], "ant": [.1, 1], "wasp": [0, .8],
     ...        "love": [1, 0], "hate": [0, 1]}
     >>> q = Query((["rose", "lily"], ["ant", "wasp"]), (["love"], ["hate"]), name="toy")
-    >>> r = weat(q, emb, random_state=0)
+    >>> r = weat(q, emb, ddof=1, n_resamples=10_000, n_bootstrap=0, max_missing=0.2,
+    ...          random_state=0)
     >>> r.p_method, r.n_resamples, r.p_value
     ('exact', 6, 0.16666666666666666)
     """
@@ -597,8 +602,9 @@ def weat_table(
     progress : bool, default True
         Show a tqdm progress bar over the queries.
     **kwargs
-        Passed to :func:`weat` (e.g. ``ddof``, ``random_state``: an int seeds each query the
-        same way, so a row equals ``weat(query, embedding, random_state=seed)``).
+        Passed to :func:`weat` (``ddof``, ``n_resamples``, ``n_bootstrap``, ``max_missing`` and
+        ``random_state`` are required there; an int ``random_state`` seeds each query the same
+        way, so a row equals ``weat(query, embedding, random_state=seed, ...)``).
 
     Returns
     -------
@@ -610,7 +616,8 @@ def weat_table(
     --------
     >>> emb = {"a": [1, .1], "b": [.9, 0], "c": [.1, 1], "d": [0, .8], "x": [1, 0], "y": [0, 1]}
     >>> q = Query((["a", "b"], ["c", "d"]), (["x"], ["y"]), name="q")
-    >>> table = weat_table([q, q.swap_attributes()], emb, progress=False, n_bootstrap=0)
+    >>> kw = dict(ddof=1, n_resamples=1000, n_bootstrap=0, max_missing=0.2, random_state=0)
+    >>> table = weat_table([q, q.swap_attributes()], emb, progress=False, **kw)
     >>> table["p_value"].round(3).tolist()
     [0.167, 1.0]
     """
@@ -633,12 +640,13 @@ def word_associations(
     query: Query,
     embedding: Any,
     *,
-    max_missing: float = 0.2,
+    max_missing: float,
     lowercase: bool = False,
 ) -> pd.DataFrame:
     """The association s(w, A1, A2) of every target word the embedding has, one row per word.
 
     Unlike :func:`weat`, no word is dropped to balance the target sets: every word found is shown.
+    ``max_missing`` (required, the chapter's parameter) as in :meth:`Query.vectors`.
 
     Returns
     -------
@@ -653,7 +661,12 @@ def word_associations(
     ['a', 'c']
     """
     qv = as_query(query).vectors(
-        embedding, oov="drop", max_missing=max_missing, lowercase=lowercase, balance=False
+        embedding,
+        oov="drop",
+        max_missing=max_missing,
+        lowercase=lowercase,
+        random_state=None,  # unused: balance=False drops no word
+        balance=False,
     )
     rows = []
     for set_name, W in zip(qv.names[:2], (qv.T1, qv.T2), strict=True):
@@ -666,7 +679,7 @@ def word_associations(
 
 
 def weat_by_embedding(
-    queries: Iterable[Query], embeddings: Mapping[str, Any], **kwargs: Any
+    queries: Iterable[Query], embeddings: Mapping[str, Any], *, max_missing: float, **kwargs: Any
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """:func:`weat_table` for every embedding; queries an embedding cannot cover are excluded.
 
@@ -674,6 +687,8 @@ def weat_by_embedding(
     :class:`~nlpbias.metrics.query.OutOfVocabularyError` for it there — e.g. the African-American
     first names of WEAT 3–5 in a corpus of 19th-century novels, or a target set left with fewer
     than two words.
+
+    ``max_missing`` and ``kwargs`` go to :func:`weat` (through :func:`weat_table`).
 
     Returns
     -------
@@ -686,7 +701,8 @@ def weat_by_embedding(
     >>> emb = {"a": [1, .1], "b": [.9, 0], "c": [.1, 1], "d": [0, .8], "x": [1, 0], "y": [0, 1]}
     >>> q = Query((["a", "b"], ["c", "d"]), (["x"], ["y"]), name="q")
     >>> far = Query((["a", "qq"], ["c", "d"]), (["x"], ["y"]), name="far")
-    >>> res, exc = weat_by_embedding([q, far], {"toy": emb}, n_bootstrap=0, progress=False)
+    >>> kw = dict(ddof=1, n_resamples=1000, n_bootstrap=0, max_missing=0.2, random_state=0)
+    >>> res, exc = weat_by_embedding([q, far], {"toy": emb}, progress=False, **kw)
     >>> res["query"].tolist(), exc["query"].tolist()
     (['q'], ['far'])
     """
@@ -704,8 +720,9 @@ def weat_by_embedding(
                 qv = q.vectors(
                     emb,
                     oov=weat_kw.get("oov", "drop"),
-                    max_missing=weat_kw.get("max_missing", 0.2),
+                    max_missing=max_missing,
                     lowercase=weat_kw.get("lowercase", False),
+                    random_state=None,  # which words balancing drops does not decide coverage
                 )
                 _check_query_vectors(q.name, qv)  # too few target words left: excluded too
             except OutOfVocabularyError as err:
@@ -713,7 +730,7 @@ def weat_by_embedding(
                 continue
             usable.append(q)
         if usable:
-            table = weat_table(usable, emb, **kwargs)
+            table = weat_table(usable, emb, max_missing=max_missing, **kwargs)
             results.append(table.assign(embedding=name))
     columns = ["embedding", "query", "reason"]
     res = pd.concat(results, ignore_index=True) if results else pd.DataFrame()

@@ -207,8 +207,8 @@ def load_embeddings(
     names: Sequence[str],
     *,
     wordsets: Sequence[Any] = (),
-    max_docs: int | None = None,
-    random_state: int = 0,
+    max_docs: int | None,
+    random_state: int,
     **train_kwargs: Any,
 ) -> dict[str, KeyedVectors]:
     """Load or train several embeddings by name, in order, for comparing them.
@@ -220,11 +220,15 @@ def load_embeddings(
       (``wiki_summaries``, ``gutenberg:1``, …; see :mod:`nlpbias.models.training`, cached on disk),
       with ``max_docs``, ``random_state`` and ``train_kwargs`` (``vector_size``, ``epochs``, …);
     - ``"planted"``: the synthetic embedding of :mod:`nlpbias.data.synthetic_embeddings` with a
-      planted association for each of ``wordsets`` (words lowercased, like the other vectors).
+      planted association for each of ``wordsets`` (words lowercased, like the other vectors),
+      seeded by ``random_state``.
+
+    ``max_docs`` and ``random_state`` are required (the intrinsic chapter's parameters); a
+    caller that loads only pretrained vectors passes the values it would train with.
 
     Examples
     --------
-    >>> embs = load_embeddings(["glove-6b-50d"])  # doctest: +SKIP
+    >>> embs = load_embeddings(["glove-6b-50d"], max_docs=None, random_state=0)  # doctest: +SKIP
     >>> list(embs)  # doctest: +SKIP
     ['glove-6b-50d']
     """

@@ -243,13 +243,13 @@ def test_document_rows_groups(corpus):
 def test_document_rows_errors(corpus, one_line):
     _, vocab, c = corpus
     with pytest.raises(ValueError, match="repeat") as err:
-        document_rows(c, [1, 2, 1])
+        document_rows(c, [1, 2, 1], window=8)
     one_line(err)
     with pytest.raises(IndexError, match="rows") as err:
-        document_rows(c, [0, len(vocab)])
+        document_rows(c, [0, len(vocab)], window=8)
     one_line(err)
     with pytest.raises(ValueError, match="groups") as err:
-        document_rows(c, [0], groups=[0, 1])
+        document_rows(c, [0], groups=[0, 1], window=8)
     one_line(err)
     with pytest.raises(ValueError, match="window") as err:
         document_rows(c, [0], window=0)

@@ -55,7 +55,7 @@ def test_weat_index_maps_words_to_ids():
         attributes={"m": ["he", "man"], "f": ["she", "WOMAN"]},
         name="mixed case",
     )
-    idx = weat_index(q, v, max_missing=0.0)
+    idx = weat_index(q, v, max_missing=0.0, random_state=0)
     assert idx.name == "mixed case"
     # distinct ids of S, T, A, B in the query's order
     expected = [v.index[w] for w in ["math", "poetry", "art", "he", "man", "she", "woman"]]
@@ -69,7 +69,7 @@ def test_weat_index_maps_words_to_ids():
     }
     assert all(d == () for d in idx.dropped.values())
     with pytest.raises(OutOfVocabularyError):
-        weat_index(q, v, lowercase=False, max_missing=0.0)
+        weat_index(q, v, lowercase=False, max_missing=0.0, random_state=0)
 
 
 def test_weat_index_drops_and_raises(one_line):
@@ -89,7 +89,7 @@ def test_weat_index_drops_and_raises(one_line):
     assert idx.words["f"] == ("she",)
     assert idx.rows[idx.sets[3]].tolist() == [v.index["she"]]
     with pytest.raises(OutOfVocabularyError, match="physics") as err:
-        weat_index(q, v, max_missing=0.2)
+        weat_index(q, v, max_missing=0.2, random_state=0)
     one_line(err)
 
 
@@ -136,12 +136,12 @@ def test_effect_sizes_errors(one_line):
 def test_differential_bias_matches_brute_force(setup):
     docs, vocab, corpus, X, model = setup
     table = differential_bias(
-        model, X, corpus, QUERY, window=WINDOW, show_progress=False, max_missing=0.2
+        model, X, corpus, QUERY, window=WINDOW, show_progress=False, max_missing=0.2, random_state=0
     )
     assert isinstance(table, pd.DataFrame)
     assert table.index.name == "document" and len(table) == len(corpus)
     assert list(table.columns) == ["delta_b", "delta_b_pct", "weat_tokens", "n_words"]
-    index = weat_index(QUERY, vocab, max_missing=0.2)
+    index = weat_index(QUERY, vocab, max_missing=0.2, random_state=0)
     for k in (0, 3, 17, len(corpus) - 1):
         B, dB = brute_force_delta_b(model, X, corpus, index, [k])
         assert table.attrs["B"] == pytest.approx(B, rel=1e-12)
@@ -158,7 +158,7 @@ def test_differential_bias_matches_brute_force(setup):
 def test_document_without_weat_words_has_zero_delta(setup):
     docs, _, corpus, X, model = setup
     table = differential_bias(
-        model, X, corpus, QUERY, window=WINDOW, show_progress=False, max_missing=0.2
+        model, X, corpus, QUERY, window=WINDOW, show_progress=False, max_missing=0.2, random_state=0
     )
     k = len(docs) - 2  # the filler-only document
     assert table["delta_b"].iloc[k] == 0.0
@@ -169,26 +169,36 @@ def test_document_without_weat_words_has_zero_delta(setup):
 def test_small_batches_give_the_same_table(setup):
     _, _, corpus, X, model = setup
     kw = {"window": WINDOW, "show_progress": False}
-    a = differential_bias(model, X, corpus, QUERY, **kw, max_missing=0.2)
-    b = differential_bias(model, X, corpus, QUERY, batch_size=3, **kw, max_missing=0.2)
+    a = differential_bias(model, X, corpus, QUERY, **kw, max_missing=0.2, random_state=0)
+    b = differential_bias(
+        model, X, corpus, QUERY, batch_size=3, **kw, max_missing=0.2, random_state=0
+    )
     np.testing.assert_allclose(a["delta_b"], b["delta_b"], rtol=1e-12, atol=1e-15)
 
 
 def test_groups_and_predict_removals(setup):
     _, vocab, corpus, X, model = setup
-    index = weat_index(QUERY, vocab, max_missing=0.2)
+    index = weat_index(QUERY, vocab, max_missing=0.2, random_state=0)
     groups = np.full(len(corpus), -1)
     groups[[0, 5, 9]] = 0
     groups[[2, 3]] = 1
     table = differential_bias(
-        model, X, corpus, QUERY, window=WINDOW, groups=groups, show_progress=False, max_missing=0.2
+        model,
+        X,
+        corpus,
+        QUERY,
+        window=WINDOW,
+        groups=groups,
+        show_progress=False,
+        max_missing=0.2,
+        random_state=0,
     )
     assert table.index.name == "group" and len(table) == 2
     for g, members in ((0, [0, 5, 9]), (1, [2, 3])):
         _, dB = brute_force_delta_b(model, X, corpus, index, members)
         assert table["delta_b"].iloc[g] == pytest.approx(dB, rel=1e-6)
     singles = differential_bias(
-        model, X, corpus, QUERY, window=WINDOW, show_progress=False, max_missing=0.2
+        model, X, corpus, QUERY, window=WINDOW, show_progress=False, max_missing=0.2, random_state=0
     )
     assert table["weat_tokens"].iloc[0] == singles["weat_tokens"].iloc[[0, 5, 9]].sum()
     pred = predict_removals(
@@ -199,6 +209,7 @@ def test_groups_and_predict_removals(setup):
         {"first": [0, 5, 9], "second": [2, 3]},
         window=WINDOW,
         max_missing=0.2,
+        random_state=0,
     )
     assert isinstance(pred, pd.Series) and pred.name == "predicted"
     assert pred.index.tolist() == ["first", "second"]
@@ -213,7 +224,7 @@ def test_newton_step_is_exact_when_weights_do_not_change(setup):
     corpus = encode_corpus(twice, vocab)
     X = cooccurrence(corpus, window=WINDOW, show_progress=False)
     model = GloVe(vector_size=4, epochs=20, x_max=0.01, show_progress=False).fit(X)
-    index = weat_index(QUERY, vocab, max_missing=0.2)
+    index = weat_index(QUERY, vocab, max_missing=0.2, random_state=0)
     U = model.U_ = model.U_.astype(np.float64)  # float64 throughout: exact to round-off
     b, c = model.b_, model.c_ = model.b_.astype(np.float64), model.c_.astype(np.float64)
 
@@ -227,7 +238,7 @@ def test_newton_step_is_exact_when_weights_do_not_change(setup):
     model.W_ = W
     np.testing.assert_allclose(model.row_gradient(X, index.rows), 0, atol=1e-8)
     table = differential_bias(
-        model, X, corpus, QUERY, window=WINDOW, show_progress=False, max_missing=0.2
+        model, X, corpus, QUERY, window=WINDOW, show_progress=False, max_missing=0.2, random_state=0
     )
     B = effect_sizes(W[index.rows], index)
     assert table.attrs["B"] == pytest.approx(B, rel=1e-12)
@@ -250,26 +261,45 @@ def test_unsorted_indices_give_the_same_table(setup):
     Z.has_sorted_indices = False
     np.testing.assert_array_equal(Z.toarray(), X.toarray())
     kw = {"window": WINDOW, "show_progress": False}
-    a = differential_bias(model, X, corpus, QUERY, **kw, max_missing=0.2)
-    b = differential_bias(model, Z, corpus, QUERY, **kw, max_missing=0.2)
+    a = differential_bias(model, X, corpus, QUERY, **kw, max_missing=0.2, random_state=0)
+    b = differential_bias(model, Z, corpus, QUERY, **kw, max_missing=0.2, random_state=0)
     np.testing.assert_allclose(b["delta_b"], a["delta_b"], rtol=1e-9)
 
 
 def test_differential_bias_errors(setup, one_line):
     _, vocab, corpus, X, model = setup
     with pytest.raises(TypeError, match="fitted") as err:
-        differential_bias(GloVe(), X, corpus, QUERY, show_progress=False, max_missing=0.2)
+        differential_bias(
+            GloVe(),
+            X,
+            corpus,
+            QUERY,
+            show_progress=False,
+            max_missing=0.2,
+            random_state=0,
+            window=8,
+        )
     one_line(err)
     with pytest.raises(ValueError, match="damping") as err:
         differential_bias(
-            model, X, corpus, QUERY, damping=-1.0, show_progress=False, max_missing=0.2
+            model,
+            X,
+            corpus,
+            QUERY,
+            damping=-1.0,
+            show_progress=False,
+            max_missing=0.2,
+            random_state=0,
+            window=8,
         )
     one_line(err)
     other = encode_corpus(
         [["math", "he"]], build_vocabulary([["math", "he"]], min_count=1, max_size=None)
     )
     with pytest.raises(ValueError, match="corpus has 2 words") as err:
-        differential_bias(model, X, other, QUERY, show_progress=False, max_missing=0.2)
+        differential_bias(
+            model, X, other, QUERY, show_progress=False, max_missing=0.2, random_state=0, window=8
+        )
     one_line(err)
 
 
@@ -280,9 +310,19 @@ def test_singular_hessian_needs_damping(one_line):
     X = cooccurrence(corpus, window=2, show_progress=False)
     model = GloVe(vector_size=6, epochs=5, show_progress=False).fit(X)
     with pytest.raises(ValueError, match="damping") as err:
-        differential_bias(model, X, corpus, QUERY, window=2, show_progress=False, max_missing=0.2)
+        differential_bias(
+            model, X, corpus, QUERY, window=2, show_progress=False, max_missing=0.2, random_state=0
+        )
     one_line(err)
     table = differential_bias(
-        model, X, corpus, QUERY, window=2, damping=1.0, show_progress=False, max_missing=0.2
+        model,
+        X,
+        corpus,
+        QUERY,
+        window=2,
+        damping=1.0,
+        show_progress=False,
+        max_missing=0.2,
+        random_state=0,
     )
     assert np.isfinite(table["delta_b"]).all()

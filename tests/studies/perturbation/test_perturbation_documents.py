@@ -90,7 +90,11 @@ def test_prepare_passes_min_count_and_max_size(docs: pd.DataFrame) -> None:
 def test_prepare_needs_a_text_column(docs: pd.DataFrame, one_line) -> None:
     with pytest.raises(ValueError, match="'text' column") as err:
         pt.prepare(
-            docs.rename(columns={"text": "body"}), show_progress=False, min_count=20, max_size=None
+            docs.rename(columns={"text": "body"}),
+            show_progress=False,
+            min_count=20,
+            max_size=None,
+            window=8,
         )
     one_line(err)
 

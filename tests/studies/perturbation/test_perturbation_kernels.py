@@ -166,14 +166,14 @@ def test_cooccurrence_engines_agree(corpus, window):
 def test_cooccurrence_engine_on_edge_corpora(one_line):
     vocab = build_vocabulary([["a", "b", "a"]], min_count=1, max_size=None)
     empty = encode_corpus([[], []], vocab)
-    X = cooccurrence(empty, engine="numba")
+    X = cooccurrence(empty, engine="numba", window=8)
     assert X.shape == (2, 2) and X.nnz == 0
     same = encode_corpus([["a", "a", "a"]], vocab)  # the diagonal: 2 (1/1 + 1/1) + 2 (1/2)
     np.testing.assert_allclose(
         cooccurrence(same, window=2, engine="numba").toarray(), [[5, 0], [0, 0]]
     )
     with pytest.raises(ValueError, match="engine") as err:
-        cooccurrence(same, engine="gpu")
+        cooccurrence(same, engine="gpu", window=8)
     one_line(err)
 
 
@@ -183,9 +183,9 @@ def test_cooccurrence_entries_are_correctly_rounded():
 
     docs = _docs(7, n_docs=300, vocab_size=200)
     c = encode_corpus(docs, build_vocabulary(docs, min_count=1, max_size=None))
-    fast = cooccurrence(c, engine="numba")
+    fast = cooccurrence(c, engine="numba", window=8)
     np.testing.assert_array_equal(
-        cooccurrence(c, engine="numpy", show_progress=False).data, fast.data
+        cooccurrence(c, engine="numpy", show_progress=False, window=8).data, fast.data
     )
     exact: dict[tuple[int, int], Fraction] = {}
     for k in range(len(c)):

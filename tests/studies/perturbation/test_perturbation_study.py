@@ -47,7 +47,9 @@ def model(prepared: Prepared) -> GloVe:
 def table(model: GloVe, prepared: Prepared, tmp_path_factory) -> pd.DataFrame:
     with pytest.MonkeyPatch.context() as mp:  # score_documents caches: keep it out of the project
         mp.setenv("NLPBIAS_CACHE", str(tmp_path_factory.mktemp("cache")))
-        return pt.score_documents(model, prepared, [WS], show_progress=False, max_missing=0.2)[WS]
+        return pt.score_documents(
+            model, prepared, [WS], show_progress=False, max_missing=0.2, random_state=0
+        )[WS]
 
 
 @pytest.fixture
@@ -95,7 +97,7 @@ def test_fit_glove_other_params_other_vectors(prepared: Prepared, cache) -> None
 
 def test_usable_wordsets_splits_covered_and_not(prepared: Prepared) -> None:
     usable, skipped = pt.usable_wordsets(
-        prepared, ["caliskan_weat6", WS, "instruments_weapons"], max_missing=0.2
+        prepared, ["caliskan_weat6", WS, "instruments_weapons"], max_missing=0.2, random_state=0
     )
     assert usable == [WS]
     assert list(skipped.columns) == ["wordset", "reason"]
@@ -107,7 +109,7 @@ def test_usable_wordsets_splits_covered_and_not(prepared: Prepared) -> None:
 
 
 def test_usable_wordsets_empty_input(prepared: Prepared) -> None:
-    usable, skipped = pt.usable_wordsets(prepared, [], max_missing=0.2)
+    usable, skipped = pt.usable_wordsets(prepared, [], max_missing=0.2, random_state=0)
     assert usable == []
     assert list(skipped.columns) == ["wordset", "reason"] and skipped.empty
 
@@ -121,8 +123,10 @@ def test_usable_wordsets_respects_max_missing() -> None:
         max_size=None,
     )
     assert "hers" not in p.vocab
-    assert pt.usable_wordsets(p, [WS], max_missing=0.2)[0] == [WS]  # 1/8 missing <= 0.2
-    usable, skipped = pt.usable_wordsets(p, [WS], max_missing=0.1)
+    assert pt.usable_wordsets(p, [WS], max_missing=0.2, random_state=0)[0] == [
+        WS
+    ]  # 1/8 missing <= 0.2
+    usable, skipped = pt.usable_wordsets(p, [WS], max_missing=0.1, random_state=0)
     assert usable == []
     assert skipped["wordset"].tolist() == [WS]
     assert "hers" in skipped["reason"].iloc[0]
@@ -150,7 +154,7 @@ def test_baseline_table_values(model: GloVe, prepared: Prepared) -> None:
     )
     assert bt.index.name == "wordset" and bt.index.tolist() == [WS]
     assert list(bt.columns) == ["effect_size", "p_value", "words", "dropped"]
-    idx = weat_index(WS, prepared.vocab, max_missing=0.2)
+    idx = weat_index(WS, prepared.vocab, max_missing=0.2, random_state=0)
     E = model.W_.astype(np.float64)[idx.rows]
     assert bt.loc[WS, "effect_size"] == pytest.approx(effect_sizes(E, idx), abs=1e-6)
     p = bt.loc[WS, "p_value"]
@@ -173,7 +177,7 @@ def test_baseline_table_names_dropped_words() -> None:
     bt = pt.baseline_table(m, p, [WS], n_permutations=99, max_missing=0.2, random_state=0)
     assert bt.loc[WS, "words"] == 31
     assert bt.loc[WS, "dropped"] == "hers"
-    idx = weat_index(WS, p.vocab, max_missing=0.2)
+    idx = weat_index(WS, p.vocab, max_missing=0.2, random_state=0)
     E = m.W_.astype(np.float64)[idx.rows]
     assert bt.loc[WS, "effect_size"] == pytest.approx(effect_sizes(E, idx), abs=1e-6)
 
@@ -186,17 +190,28 @@ def test_baseline_and_scores_need_word_sets(model, prepared, wordsets, one_line)
         )
     one_line(err)
     with pytest.raises(ValueError, match="no word set"):
-        pt.score_documents(model, prepared, wordsets, show_progress=False, max_missing=0.2)
+        pt.score_documents(
+            model, prepared, wordsets, show_progress=False, max_missing=0.2, random_state=0
+        )
 
 
 # --------------------------------------------------------------------------- score_documents
 
 
 def test_score_documents_is_differential_bias(model, prepared, table, cache) -> None:
-    scores = pt.score_documents(model, prepared, [WS, WS], show_progress=False, max_missing=0.2)
+    scores = pt.score_documents(
+        model, prepared, [WS, WS], show_progress=False, max_missing=0.2, random_state=0
+    )
     assert list(scores) == [WS]
     ref = differential_bias(
-        model, prepared.X, prepared.corpus, WS, window=WINDOW, show_progress=False, max_missing=0.2
+        model,
+        prepared.X,
+        prepared.corpus,
+        WS,
+        window=WINDOW,
+        show_progress=False,
+        max_missing=0.2,
+        random_state=0,
     )
     pd.testing.assert_frame_equal(scores[WS], ref)
     pd.testing.assert_frame_equal(table, ref)
@@ -207,7 +222,9 @@ def test_score_documents_is_differential_bias(model, prepared, table, cache) -> 
     assert table.attrs["B"] == pytest.approx(bt.loc[WS, "effect_size"], abs=1e-6)
     # a second call is served from the disk cache, equal to the first
     assert any(cache.rglob("output.pkl"))
-    again = pt.score_documents(model, prepared, [WS], show_progress=False, max_missing=0.2)
+    again = pt.score_documents(
+        model, prepared, [WS], show_progress=False, max_missing=0.2, random_state=0
+    )
     pd.testing.assert_frame_equal(again[WS], scores[WS])
 
 
@@ -297,7 +314,7 @@ def test_validate_predicted_and_actual(model, prepared, table, cache) -> None:
     assert v["n_documents"].tolist() == [2, 2, 2, 4, 4, 4]
     assert (v["seeds"] == 2).all()
     pred = predict_removals(
-        model, prepared.X, prepared.corpus, WS, sets, window=WINDOW, max_missing=0.2
+        model, prepared.X, prepared.corpus, WS, sets, window=WINDOW, max_missing=0.2, random_state=0
     )
     np.testing.assert_allclose(v["predicted"], pred.loc[list(sets)], rtol=1e-12)
     runs = retrain_removals(
@@ -311,6 +328,7 @@ def test_validate_predicted_and_actual(model, prepared, table, cache) -> None:
         max_missing=0.2,
         executor="serial",
         n_jobs=None,
+        random_state=0,
     )
     mean = runs.groupby("removed")["actual"].mean().loc[list(sets)]
     sd = runs.groupby("removed")["actual"].std().loc[list(sets)]
@@ -447,7 +465,7 @@ def test_top_documents_follows_positions_not_labels(docs: pd.DataFrame, cache) -
     shuffled = docs.iloc[::-1]  # index 39, 38, ..., 0
     p = prepare(shuffled, min_count=1, window=WINDOW, show_progress=False, max_size=None)
     m = GloVe(**PARAMS, show_progress=False).fit(p.X)
-    t = pt.score_documents(m, p, [WS], show_progress=False, max_missing=0.2)[WS]
+    t = pt.score_documents(m, p, [WS], show_progress=False, max_missing=0.2, random_state=0)[WS]
     k = int(t["delta_b"].idxmax())  # position in the corpus
     top = pt.top_documents(t, p, n=1)
     assert top["title"].iloc[0] == shuffled["title"].iloc[k]

@@ -33,6 +33,7 @@ def test_retrain_removals(toy):
         max_missing=0.2,
         executor="serial",
         n_jobs=None,
+        random_state=0,
     )
     assert list(out.columns) == [
         "removed",
@@ -51,7 +52,7 @@ def test_retrain_removals(toy):
     ]
     assert out["n_documents"].tolist() == [1, 1, 3, 3]
     np.testing.assert_allclose(out["actual"], out["B_full"] - out["B_removed"], rtol=1e-12)
-    index = weat_index(QUERY, vocab, max_missing=0.2)
+    index = weat_index(QUERY, vocab, max_missing=0.2, random_state=0)
     X = cooccurrence(corpus, window=WINDOW, show_progress=False)
     for seed in (0, 5):
         m = GloVe(random_state=seed, show_progress=False, **params).fit(X)

@@ -192,9 +192,10 @@ def build_embedding(spec: Mapping[str, Any], *, corpus_options: Mapping[str, Any
                 f"balancing needs a training corpus, but {spec['corpus']!r} is a pretrained "
                 "embedding; use a corpus such as 'gutenberg' or drop balance_p"
             )
-        from nlpbias.models.embeddings import load_embeddings
+        from nlpbias.models.embeddings import load_glove_50d, load_wefe_word2vec
 
-        kv = load_embeddings([spec["corpus"]])[spec["corpus"]]
+        load = {"glove-6b-50d": load_glove_50d, "wefe-word2vec-13k": load_wefe_word2vec}
+        kv = load[spec["corpus"]]()
         return _attract_repel(kv, spec, opts) if spec["method"] == "attract_repel" else kv
     max_docs = opts.pop("max_docs", {}).get(spec["corpus"])
     if spec["method"] != "balance":

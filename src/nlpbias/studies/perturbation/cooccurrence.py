@@ -217,7 +217,7 @@ def encode_corpus(documents: Iterable[Sequence[str]], vocab: Vocabulary) -> Corp
 def cooccurrence(
     corpus: Corpus,
     *,
-    window: int = 8,
+    window: int,
     documents: Sequence[int] | np.ndarray | None = None,
     engine: str = "auto",
     show_progress: bool = True,
@@ -227,11 +227,12 @@ def cooccurrence(
     Parameters
     ----------
     corpus : Corpus
-    window : int, default 8
-        Largest distance between two co-occurring tokens.
+    window : int
+        Largest distance between two co-occurring tokens (the chapter's ``window``; Brunet et
+        al. use 8).
     documents : sequence of int, optional
-        Use only these documents (default all). ``X − cooccurrence(c, documents=S)`` is the
-        matrix of the corpus without ``S``.
+        Use only these documents (default all). ``X − cooccurrence(c, window=w, documents=S)``
+        is the matrix of the corpus without ``S``.
     engine : {"auto", "numba", "numpy"}, default "auto"
         ``"numba"``: one compiled pass, row by row
         (:func:`nlpbias.studies.perturbation.kernels.cooccurrence_csr`); ``"numpy"``: sparse
@@ -326,7 +327,7 @@ def document_rows(
     corpus: Corpus,
     rows: Sequence[int] | np.ndarray,
     *,
-    window: int = 8,
+    window: int,
     groups: Sequence[int] | np.ndarray | None = None,
 ) -> sp.csr_matrix:
     """Each document's contribution ``X^(k)`` to some rows of the co-occurrence matrix.
@@ -336,7 +337,7 @@ def document_rows(
     corpus : Corpus
     rows : sequence of int
         Word ids ``i`` whose rows are wanted (e.g. the WEAT words), ``R`` of them.
-    window : int, default 8
+    window : int
         As in :func:`cooccurrence`.
     groups : sequence of int, optional
         A group per document (``-1``: leave the document out); contributions of the documents

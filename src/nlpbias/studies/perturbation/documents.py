@@ -119,17 +119,17 @@ def prepare(
     *,
     min_count: int,
     max_size: int | None,
-    window: int = 8,
+    window: int,
     show_progress: bool = True,
 ) -> Prepared:
     """Tokenise (:func:`nlpbias.core.text.tokenize`, lowercased), build the vocabulary and ``X``.
 
-    ``min_count`` 20 and ``window`` 8 are Brunet et al.'s settings.
+    ``min_count`` 20 and ``window`` 8 are Brunet et al.'s settings (the chapter's parameters).
 
     Examples
     --------
     >>> docs = pd.DataFrame({"text": ["the cat sat", "the dog sat"]})
-    >>> prepare(docs, min_count=2, max_size=None, show_progress=False).vocab.words
+    >>> prepare(docs, min_count=2, max_size=None, window=8, show_progress=False).vocab.words
     ('sat', 'the')
     """
     from nlpbias.core.progress import progress

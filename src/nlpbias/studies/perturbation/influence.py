@@ -58,6 +58,10 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
+#: The effect size's std is the sample one over T1 ∪ T2 (ddof 1), as in Brunet et al.'s code:
+#: part of the method (the influence function differentiates this formula), not a parameter.
+DDOF = 1
+
 #: An entry of ``X̃`` at or below this is treated as removed (contributions are multiples of 1/8
 #: and larger, so only round-off lies below it).
 _ZERO = 1e-9
@@ -93,13 +97,15 @@ def weat_index(
     *,
     lowercase: bool = True,
     max_missing: float,
-    random_state: int = 0,
+    random_state: int,
 ) -> WeatIndex:
     """Resolve a word set (name, ``WordSet`` or ``Query``) to the ids of a GloVe vocabulary.
 
     Out-of-vocabulary words are dropped under the rules of
     :meth:`nlpbias.metrics.query.Query.vectors` (at most ``max_missing`` of a set; targets
-    balanced by dropping words at random with ``random_state``).
+    balanced by dropping words at random with ``random_state``). Every view of a word set (the
+    baseline table, the influence scores, the retraining) passes the chapter's ``random_state``,
+    so they all drop the same words.
 
     Raises
     ------
@@ -112,7 +118,7 @@ def weat_index(
     >>> v = build_vocabulary([["he", "she", "art", "math"]], min_count=1, max_size=None)
     >>> q = {"targets": {"m": ["math"], "a": ["art"]}, "attributes": {"x": ["he"], "y": ["she"]}}
     >>> from nlpbias.metrics.query import Query
-    >>> weat_index(Query(**q), v, max_missing=0.2).rows.tolist()
+    >>> weat_index(Query(**q), v, max_missing=0.2, random_state=0).rows.tolist()
     [2, 0, 1, 3]
     """
     from nlpbias.data.wordsets import load_wordset
@@ -166,7 +172,7 @@ def effect_sizes(E: np.ndarray, index: WeatIndex) -> np.ndarray:
     cos_a = np.einsum("gtd,gad->gta", E[:, targets], E[:, A]).mean(axis=2)
     cos_b = np.einsum("gtd,gad->gta", E[:, targets], E[:, B]).mean(axis=2)
     s = cos_a - cos_b  # (G, |S| + |T|)
-    sd = s.std(axis=1, ddof=1)
+    sd = s.std(axis=1, ddof=DDOF)
     if (sd == 0).any():
         raise ValueError(
             "the target words' associations have zero spread; the effect size is undefined"
@@ -275,11 +281,12 @@ def differential_bias(
     corpus: Corpus,
     wordset: Any,
     *,
-    window: int = 8,
+    window: int,
     groups: Sequence[int] | np.ndarray | None = None,
     damping: float = 0.0,
     lowercase: bool = True,
     max_missing: float,
+    random_state: int,
     batch_size: int = 2048,
     show_progress: bool = True,
 ) -> pd.DataFrame:
@@ -295,7 +302,8 @@ def differential_bias(
         The documents ``X`` was built from.
     wordset : str, WordSet or Query
         The WEAT test (resolved with :func:`weat_index`).
-    window : int, default 8
+    window : int
+        Co-occurrence window of ``X`` (the chapter's ``window``).
     groups : sequence of int, optional
         Score groups of documents removed together (one group id per document, ``-1`` to
         leave a document out); default: each document alone.
@@ -307,6 +315,8 @@ def differential_bias(
     max_missing : float
         Largest fraction of a word set that may be out of the vocabulary (see
         :func:`weat_index`).
+    random_state : int
+        Seed that drops words to balance the word set's targets (see :func:`weat_index`).
     batch_size : int, default 2048
         Perturbed embeddings per batched effect-size computation.
     show_progress : bool, default True
@@ -321,13 +331,18 @@ def differential_bias(
 
     Examples
     --------
-    >>> table = differential_bias(model, X, corpus, "science_arts")  # doctest: +SKIP
+    >>> table = differential_bias(
+    ...     model, X, corpus, "science_arts", window=8, max_missing=0.2, random_state=0
+    ... )  # doctest: +SKIP
     >>> table.nlargest(10, "delta_b")  # the most bias-increasing documents  # doctest: +SKIP
     """
     start = time.perf_counter()
     X = _check_model(model, X, corpus)
     check_number(damping, "damping", low=0.0)
-    index = weat_index(wordset, corpus.vocab, lowercase=lowercase, max_missing=max_missing)
+    index = weat_index(
+        wordset, corpus.vocab, lowercase=lowercase, max_missing=max_missing,
+        random_state=random_state,
+    )  # fmt: skip
     chol = _factorise(model, X, index, float(damping))
     contrib = document_rows(corpus, index.rows, window=window, groups=groups)
     R = index.rows.size
@@ -376,16 +391,21 @@ def predict_removals(
     wordset: Any,
     sets: Mapping[str, Sequence[int]],
     *,
-    window: int = 8,
+    window: int,
     damping: float = 0.0,
     lowercase: bool = True,
     max_missing: float,
+    random_state: int,
 ) -> pd.Series:
-    """Predicted ``ΔB`` for removing each named set of documents at once.
+    """Predicted ``ΔB`` for removing each named set of documents at once (keywords as in
+    :func:`differential_bias`).
 
     Examples
     --------
-    >>> predict_removals(model, X, corpus, "science_arts", {"top 10": top10})  # doctest: +SKIP
+    >>> predict_removals(
+    ...     model, X, corpus, "science_arts", {"top 10": top10}, window=8, max_missing=0.2,
+    ...     random_state=0,
+    ... )  # doctest: +SKIP
     """
     out = {}
     for name, docs in sets.items():
@@ -393,7 +413,8 @@ def predict_removals(
         g[np.asarray(docs, dtype=np.int64)] = 0
         table = differential_bias(
             model, X, corpus, wordset, window=window, groups=g, damping=damping,
-            lowercase=lowercase, max_missing=max_missing, show_progress=False,
+            lowercase=lowercase, max_missing=max_missing, random_state=random_state,
+            show_progress=False,
         )  # fmt: skip
         out[name] = float(table["delta_b"].iloc[0])
     return pd.Series(out, name="predicted", dtype=float).rename_axis("removed")

@@ -49,9 +49,10 @@ def retrain_removals(
     *,
     glove: Mapping[str, Any] | None,
     seeds: Sequence[int],
-    window: int = 8,
+    window: int,
     lowercase: bool = True,
     max_missing: float,
+    random_state: int,
     executor: str | Any,
     n_jobs: int | None,
     baselines: Mapping[int, float] | None = None,
@@ -73,9 +74,14 @@ def retrain_removals(
         Keyword arguments of :class:`GloVe` (None: its defaults; ``random_state`` comes from
         ``seeds``).
     seeds : sequence of int
-    window : int, default 8
+        Seeds of the GloVe fits.
+    window : int
+        Co-occurrence window (the chapter's ``window``).
     lowercase : bool, default True
     max_missing : float
+    random_state : int
+        Seed that drops words to balance the word set's targets (see :func:`weat_index`), the
+        same as for the influence scores; the fits themselves are seeded by ``seeds``.
     executor : {"serial", "process", "dask"} or executor object
         Where the fits run (see :func:`nlpbias.core.sweep.run_sweep`).
     n_jobs : int, optional
@@ -95,7 +101,7 @@ def retrain_removals(
     --------
     >>> retrain_removals(
     ...     corpus, "science_arts", {"top 10": top10}, glove={"epochs": 30}, seeds=[0, 1],
-    ...     max_missing=0.2, executor="serial", n_jobs=None,
+    ...     window=8, max_missing=0.2, random_state=0, executor="serial", n_jobs=None,
     ... )  # doctest: +SKIP
     """
     from nlpbias.core.sweep import run_sweep
@@ -103,7 +109,10 @@ def retrain_removals(
     params = dict(glove or {})
     params.pop("random_state", None)
     params["show_progress"] = False
-    index = weat_index(wordset, corpus.vocab, lowercase=lowercase, max_missing=max_missing)
+    index = weat_index(
+        wordset, corpus.vocab, lowercase=lowercase, max_missing=max_missing,
+        random_state=random_state,
+    )  # fmt: skip
     known = {int(k): (float(v), float("nan")) for k, v in (baselines or {}).items()}
     jobs = [(int(s), None) for s in seeds if int(s) not in known]
     jobs += [(int(s), name) for s in seeds for name in sets]

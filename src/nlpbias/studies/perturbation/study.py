@@ -39,6 +39,7 @@ from nlpbias.studies.perturbation.cooccurrence import Corpus
 from nlpbias.studies.perturbation.documents import Prepared
 from nlpbias.studies.perturbation.glove import GloVe
 from nlpbias.studies.perturbation.influence import (
+    DDOF,
     differential_bias,
     effect_sizes,
     predict_removals,
@@ -77,7 +78,7 @@ def fit_glove(prepared: Prepared, *, show_progress: bool = True, **params: Any) 
 
 
 def usable_wordsets(
-    prepared: Prepared, wordsets: Sequence[str], *, max_missing: float
+    prepared: Prepared, wordsets: Sequence[str], *, max_missing: float, random_state: int
 ) -> tuple[list[str], pd.DataFrame]:
     """Split word sets into those the vocabulary covers and those it does not.
 
@@ -92,7 +93,7 @@ def usable_wordsets(
     usable, skipped = [], []
     for name in wordsets:
         try:
-            weat_index(name, prepared.vocab, max_missing=max_missing)
+            weat_index(name, prepared.vocab, max_missing=max_missing, random_state=random_state)
         except OutOfVocabularyError as exc:
             skipped.append({"wordset": name, "reason": str(exc)})
         else:
@@ -134,7 +135,7 @@ def baseline_table(
     for name in wordsets:
         idx = weat_index(name, prepared.vocab, max_missing=max_missing, random_state=random_state)
         res = weat(
-            load_wordset(name), kv, lowercase=True, max_missing=max_missing,
+            load_wordset(name), kv, lowercase=True, max_missing=max_missing, ddof=DDOF,
             n_resamples=n_permutations, n_bootstrap=0, random_state=random_state,
         )  # fmt: skip
         rows.append(
@@ -158,11 +159,12 @@ def _score_cached(
     wordset: str,
     window: int,
     max_missing: float,
+    random_state: int,
     show_progress: bool,
 ) -> pd.DataFrame:
     return differential_bias(
         model, X, corpus, wordset, window=window, max_missing=max_missing,
-        show_progress=show_progress,
+        random_state=random_state, show_progress=show_progress,
     )  # fmt: skip
 
 
@@ -172,13 +174,15 @@ def score_documents(
     wordsets: Sequence[str],
     *,
     max_missing: float,
+    random_state: int,
     show_progress: bool = True,
 ) -> dict[str, pd.DataFrame]:
     """Differential bias of every document for each word set (see
     :mod:`nlpbias.studies.perturbation.influence`).
 
     Cached on disk by the corpus (``prepared.key``), the model's vectors and the word set;
-    ``attrs["seconds"]`` is the time of the computation that made the table.
+    ``attrs["seconds"]`` is the time of the computation that made the table. ``random_state``
+    drops words to balance a word set's targets, as in :func:`baseline_table`.
     """
     _check_some(wordsets)
     return {
@@ -190,6 +194,7 @@ def score_documents(
             name,
             prepared.window,
             max_missing,
+            random_state,
             show_progress,
         )  # fmt: skip
         for name in wordsets
@@ -240,6 +245,7 @@ def _retrain_cached(
     seeds: list[int],
     window: int,
     max_missing: float,
+    random_state: int,
     baselines: dict[int, float],
     executor: str | Any,
     n_jobs: int | None,
@@ -247,8 +253,8 @@ def _retrain_cached(
 ) -> pd.DataFrame:
     return retrain_removals(
         corpus, wordset, sets, glove=glove, seeds=seeds, window=window,
-        max_missing=max_missing, executor=executor, n_jobs=n_jobs, baselines=baselines,
-        show_progress=show_progress,
+        max_missing=max_missing, random_state=random_state, executor=executor, n_jobs=n_jobs,
+        baselines=baselines, show_progress=show_progress,
     )  # fmt: skip
 
 
@@ -284,18 +290,18 @@ def validate(
     sets = removal_sets(table, sizes=sizes, n_random=n_random, random_state=random_state)
     pred = predict_removals(
         model, prepared.X, prepared.corpus, wordset, sets, window=prepared.window,
-        max_missing=max_missing,
+        max_missing=max_missing, random_state=random_state,
     )  # fmt: skip
     # the model being explained is the seed's fit on all documents when its parameters match
     drop = ("random_state", "show_progress")
     ref = {k: v for k, v in GloVe(**glove).get_params().items() if k not in drop}
     same = all(model.get_params()[k] == v for k, v in ref.items())
-    idx = weat_index(wordset, prepared.vocab, max_missing=max_missing)
+    idx = weat_index(wordset, prepared.vocab, max_missing=max_missing, random_state=random_state)
     base = {int(model.random_state): effect_sizes(model.W_[idx.rows], idx)} if same else {}
     runs = _retrain_cached(
         prepared.key, prepared.corpus, wordset, {k: v.tolist() for k, v in sets.items()},
-        dict(glove), list(seeds), prepared.window, max_missing, base, executor, n_jobs,
-        show_progress,
+        dict(glove), list(seeds), prepared.window, max_missing, random_state, base, executor,
+        n_jobs, show_progress,
     )  # fmt: skip
     agg = runs.groupby("removed", sort=False)["actual"].agg(["mean", "std", "count"])
     out = pd.DataFrame(

@@ -187,7 +187,10 @@ def _fit_and_score(
 
     params = dict(model_params)
     if model == "cnn" and embedding:
-        params["embedding"] = load_embeddings([embedding])[embedding]
+        # the vectors are the same for every classifier seed: a pretrained name ignores both
+        # keywords; a trained one ("word2vec:CORPUS") is trained on all documents, seed 0
+        vectors = load_embeddings([embedding], max_docs=None, random_state=0)
+        params["embedding"] = vectors[embedding]
     clf = make_classifier(model, random_state=seed, **params)
     clf.fit(texts, np.asarray(labels, dtype=int))
     return {name: clf.predict_proba(t)[:, 1] for name, t in eval_texts.items()}
