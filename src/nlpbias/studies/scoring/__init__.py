@@ -32,17 +32,15 @@ from nlpbias.studies.scoring.mlm import (
 from nlpbias.studies.scoring.seed_figure import (
     seed_spread_figure,
 )
-from nlpbias.studies.scoring.seed_verdicts import (
-    planted_seed_shift,
-    seed_statements,
-)
 from nlpbias.studies.scoring.seeds import (
     RULE,
     concept_biases,
     exceeds_seed_spread,
     fine_tune_seeds,
+    planted_seed_shift,
     seed_biases,
     seed_spread_table,
+    seed_statements,
 )
 from nlpbias.studies.scoring.study import (
     FRAMEWORKS,

@@ -34,6 +34,7 @@ from nlpbias.studies.scoring.mlm import (
     adapt_mlm,
     fine_tune_mlm,
     load_mlm,
+    standin_corpus,
 )
 
 __all__ = [
@@ -143,25 +144,30 @@ def reported() -> dict[str, Any]:
 
 
 def base_model(
-    model: str = "standin",
+    model: str,
     *,
-    standin: Mapping[str, Any] | None = None,
-    standin_texts: int | None = None,
-    gutenberg_paragraphs: int = 60_000,
+    standin: Mapping[str, Any],
+    standin_texts: int | None,
+    gutenberg_paragraphs: int,
     max_minutes: float | None = None,
     show_progress: bool = True,
 ) -> str:
     """The masked LM to start from: a name/folder as given, or the stand-in built (or found).
 
+    The stand-in is :func:`nlpbias.studies.scoring.mlm.adapt_mlm` on
+    :func:`~nlpbias.studies.scoring.mlm.standin_corpus`, with the recipe ``standin``.
+
     Parameters
     ----------
-    model : str, default "standin"
+    model : str
         ``"standin"`` or any HF masked LM name/folder (e.g. ``"bert-base-uncased"``, online).
-    standin : mapping, optional
-        :class:`~nlpbias.studies.scoring.mlm.StandInConfig` fields overriding the defaults.
-    standin_texts : int, optional
-        Use only the first this many texts of the stand-in corpus (small profiles).
-    gutenberg_paragraphs : int, default 60000
+    standin : mapping
+        The stand-in's recipe: every field of
+        :class:`~nlpbias.studies.scoring.mlm.StandInConfig` (``standin`` in
+        ``notebooks/profiles.yml``; the published one is ``paper``'s).
+    standin_texts : int or None
+        Use only the first this many texts of the stand-in corpus (None: all).
+    gutenberg_paragraphs : int
         Gutenberg paragraphs in the stand-in corpus (0: Wikipedia summaries only).
     max_minutes : float, optional
         Training budget of this call (a stand-in stopped early resumes on the next call).
@@ -174,12 +180,10 @@ def base_model(
     """
     if model != "standin":
         return model
-    from nlpbias.studies.scoring.mlm import standin_corpus
-
+    cfg = StandInConfig.from_mapping(standin)  # a missing field is named before any reading
     texts = standin_corpus(gutenberg_paragraphs=gutenberg_paragraphs)
     if standin_texts is not None:
         texts = texts[:standin_texts]
-    cfg = StandInConfig(**dict(standin or {}))
     path = adapt_mlm(texts, config=cfg, max_minutes=max_minutes, show_progress=show_progress)
     return str(path)
 
