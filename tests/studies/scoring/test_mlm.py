@@ -302,7 +302,7 @@ def test_quality_card_missing(tmp_path) -> None:
 def _fine_tune(base, texts, **kw):
     args = {
         "epochs": 1, "learning_rate": 5e-5, "batch_size": 16, "max_length": 16, "bf16": False,
-        "device": "cpu",
+        "random_state": 0, "device": "cpu",
     }  # fmt: skip
     return fine_tune_mlm(base, texts, show_progress=False, **{**args, **kw})
 

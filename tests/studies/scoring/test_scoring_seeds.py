@@ -216,7 +216,7 @@ def _posts(n: int, seed: int) -> list[str]:
 
 ARGS = {
     "epochs": 1, "max_steps": 2, "learning_rate": 5e-5, "batch_size": 8, "max_length": 16,
-    "bf16": False, "device": "cpu",
+    "bf16": False, "device": "cpu", "show_progress": False,
 }  # fmt: skip
 
 
@@ -226,12 +226,8 @@ def _weights(path: Path) -> dict[str, torch.Tensor]:
 
 def test_fine_tune_seeds_reuses_the_single_run_and_fixes_the_split(tiny_mlm, cache) -> None:
     corpora = {"planted": (_posts(60, 0), None), "Trump": (_posts(40, 1), _posts(8, 2))}
-    single = study.fine_tune_people(
-        str(tiny_mlm), corpora, random_state=0, show_progress=False, **ARGS
-    )
-    runs = fine_tune_seeds(
-        str(tiny_mlm), corpora, seeds=[0, 1, 2], random_state=0, show_progress=False, **ARGS
-    )
+    single = study.fine_tune_people(str(tiny_mlm), corpora, random_state=0, **ARGS)
+    runs = fine_tune_seeds(str(tiny_mlm), corpora, seeds=[0, 1, 2], random_state=0, **ARGS)
     assert list(runs) == ["planted", "Trump"] and list(runs["planted"]) == [0, 1, 2]
     for person in corpora:
         # seed 0 is the chapter's single run: the same cache folder and the same numbers
@@ -250,9 +246,9 @@ def test_fine_tune_seeds_reuses_the_single_run_and_fixes_the_split(tiny_mlm, cac
 
 def test_fine_tune_seeds_is_deterministic(tiny_mlm, cache, tmp_path, monkeypatch) -> None:
     corpora = {"planted": (_posts(40, 0), None)}
-    first = fine_tune_seeds(str(tiny_mlm), corpora, seeds=[1], show_progress=False, **ARGS)
+    first = fine_tune_seeds(str(tiny_mlm), corpora, seeds=[1], random_state=0, **ARGS)
     monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path / "other"))  # train again from scratch
-    again = fine_tune_seeds(str(tiny_mlm), corpora, seeds=[1], show_progress=False, **ARGS)
+    again = fine_tune_seeds(str(tiny_mlm), corpora, seeds=[1], random_state=0, **ARGS)
     a, b = first["planted"][1], again["planted"][1]
     assert a.path != b.path and a.after == b.after
     wa, wb = _weights(a.path), _weights(b.path)
@@ -265,7 +261,7 @@ def test_fine_tune_seeds_is_deterministic(tiny_mlm, cache, tmp_path, monkeypatch
 )
 def test_fine_tune_seeds_checks_the_seeds(seeds, message, one_line) -> None:
     with pytest.raises((TypeError, ValueError), match=message) as err:
-        fine_tune_seeds("base", {"p": (["a b"], None)}, seeds=seeds)
+        fine_tune_seeds("base", {"p": (["a b"], None)}, seeds=seeds, random_state=0)
     one_line(err)
 
 

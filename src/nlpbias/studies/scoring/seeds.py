@@ -78,7 +78,7 @@ def fine_tune_seeds(
     corpora: Mapping[str, tuple[list[str], list[str] | None]],
     *,
     seeds: Sequence[int],
-    random_state: int = 0,
+    random_state: int,
     val_fraction: float = 0.1,
     show_progress: bool = True,
     **params: Any,
@@ -105,7 +105,7 @@ def fine_tune_seeds(
         :func:`~nlpbias.studies.scoring.study.person_corpora`.
     seeds : sequence of int
         Distinct seeds >= 0, e.g. ``[0, 1, 2]``.
-    random_state : int, default 0
+    random_state : int
         Seeds the held-out split of a person without one (not the fine-tuning).
     val_fraction : float, default 0.1
     show_progress : bool, default True
@@ -119,7 +119,8 @@ def fine_tune_seeds(
 
     Examples
     --------
-    >>> runs = fine_tune_seeds(base, corpora, seeds=[0, 1], epochs=1)  # doctest: +SKIP
+    >>> runs = fine_tune_seeds(base, corpora, seeds=[0, 1], random_state=0,
+    ...                        **recipe)  # doctest: +SKIP
     >>> runs["Trump"][1].path  # doctest: +SKIP
     """
     seeds = _check_seeds(seeds)

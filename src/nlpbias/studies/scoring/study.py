@@ -149,7 +149,7 @@ def base_model(
     standin: Mapping[str, Any],
     standin_texts: int | None,
     gutenberg_paragraphs: int,
-    max_minutes: float | None = None,
+    max_minutes: float | None,
     show_progress: bool = True,
 ) -> str:
     """The masked LM to start from: a name/folder as given, or the stand-in built (or found).
@@ -169,8 +169,9 @@ def base_model(
         Use only the first this many texts of the stand-in corpus (None: all).
     gutenberg_paragraphs : int
         Gutenberg paragraphs in the stand-in corpus (0: Wikipedia summaries only).
-    max_minutes : float, optional
-        Training budget of this call (a stand-in stopped early resumes on the next call).
+    max_minutes : float or None
+        Training budget of this call (None: no limit; a stand-in stopped early resumes on the
+        next call).
     show_progress : bool, default True
 
     Returns
@@ -189,14 +190,14 @@ def base_model(
 
 
 def person_corpora(
-    people: Sequence[str] = ("Trump", "Clinton"),
+    people: Sequence[str],
     *,
-    personal_corpus: str | Path | None = None,
-    personal_column: str | int | None = None,
-    personal_encoding: str = "utf-8",
-    planted: Mapping[str, Any] | None = None,
-    max_posts: int | None = None,
-    random_state: int = 0,
+    personal_corpus: str | Path | None,
+    personal_column: str | int | None,
+    personal_encoding: str,
+    planted: Mapping[str, Any] | None,
+    max_posts: int | None,
+    random_state: int,
 ) -> dict[str, tuple[list[str], list[str] | None]]:
     """Each person's (train, validation) posts; validation None means "split 90/10 later".
 
@@ -318,8 +319,8 @@ def bias_table(
     scores: pd.DataFrame,
     fws: Sequence[Framework],
     *,
-    n_bootstrap: int = 2000,
-    random_state: int = 0,
+    n_bootstrap: int,
+    random_state: int,
     paper: Mapping[str, float] | None = None,
     paper_model: str | None = None,
 ) -> pd.DataFrame:
@@ -362,8 +363,8 @@ def effect_sizes(
     scores: pd.DataFrame,
     fws: Sequence[Framework],
     *,
-    n_permutations: int = 9999,
-    random_state: int = 0,
+    n_permutations: int,
+    random_state: int,
 ) -> pd.DataFrame:
     """Kurita's effect size per model and framework (male = X, first concept = A), with p."""
     rows = []
