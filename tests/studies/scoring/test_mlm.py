@@ -416,3 +416,30 @@ def test_zero_budget_saves_the_checkpoint_without_training(encoder_dir, tmp_path
         torch.testing.assert_close(_weights(out)[key], value, rtol=0, atol=0, msg=key)
     with pytest.raises(ValueError, match="max_minutes must be >= 0"):
         adapt_mlm(TEXTS, config=cfg, output_dir=out, max_minutes=-1, show_progress=False)
+
+
+# ----------------------------------------------------------------------------- one loop, one recipe
+def test_the_stand_in_and_fine_tuning_run_the_same_step_loop(encoder_dir, mlm_dir, monkeypatch):
+    seen = []
+    loop = mlm._train_steps
+
+    def spy(*args, **kwargs):
+        seen.append((kwargs["what"], list(args[4])))  # which model, which steps
+        return loop(*args, **kwargs)
+
+    monkeypatch.setattr(mlm, "_train_steps", spy)
+    adapt_mlm(TEXTS, config=_cfg(encoder_dir), show_progress=False)
+    _fine_tune(mlm_dir, TEXTS[:64], max_steps=2)
+    assert seen == [("stand-in", [0, 1, 2]), ("stand-in", [3, 4, 5]), ("fine-tuning", [0, 1])]
+
+
+def test_the_stand_in_recipe_names_missing_and_unknown_fields(encoder_dir, one_line) -> None:
+    full = dict(vars(_cfg(encoder_dir)))
+    assert StandInConfig.from_mapping(full) == _cfg(encoder_dir)
+    with pytest.raises(ValueError, match="lacks head_lr, layer_lr; list every field") as err:
+        StandInConfig.from_mapping({k: v for k, v in full.items() if not k.endswith("_lr")})
+    one_line(err)
+    with pytest.raises(ValueError, match=r"unknown fields \['stepz'\]"):
+        StandInConfig.from_mapping({**full, "stepz": 3})
+    with pytest.raises(TypeError, match="mapping"):
+        StandInConfig.from_mapping([("steps", 3)])

@@ -233,3 +233,26 @@ def test_person_corpora_needs_two_posts_and_names_the_file(tmp_path, one_line) -
     with pytest.raises(ValueError) as err:
         _corpora([], personal_corpus=posts)
     assert one_line(err).startswith(f"personal posts: {str(posts)!r} gives 1 post")
+
+
+# ----------------------------------------------------------------------------- the stand-in recipe
+def test_every_profile_runs_a_complete_stand_in_recipe() -> None:
+    """profiles.yml holds the recipe: a profile that lists no ``standin`` runs the cell's (demo)."""
+    from pathlib import Path
+
+    from nlpbias.book import runner
+    from nlpbias.studies.scoring.mlm import StandInConfig
+
+    config = runner.load_config(Path(__file__).resolve().parents[3])
+    demo = config["profiles"]["demo"]["scoring"]["standin"]
+    for name, profile in config["profiles"].items():
+        recipe = (profile.get("scoring") or {}).get("standin", demo)
+        assert isinstance(StandInConfig.from_mapping(recipe), StandInConfig), name
+
+
+def test_base_model_checks_the_recipe_before_reading_any_text(monkeypatch) -> None:
+    monkeypatch.setattr(study, "standin_corpus", lambda **kw: pytest.fail("read the corpus"))
+    knobs = {"standin_texts": None, "gutenberg_paragraphs": 0, "max_minutes": None}
+    with pytest.raises(ValueError, match="the stand-in recipe lacks"):
+        study.base_model("standin", standin={"steps": 2}, **knobs)
+    assert study.base_model("bert-base-uncased", standin={}, **knobs) == "bert-base-uncased"
