@@ -15,6 +15,7 @@ from nlpbias.studies.scoring.figures import (
     accuracy_figure,
     bias_figure,
     learning_curve_figure,
+    seed_spread_figure,
     topk_figure,
 )
 from nlpbias.studies.scoring.headlines import (
@@ -28,9 +29,6 @@ from nlpbias.studies.scoring.mlm import (
     load_mlm,
     predict_masked,
     quality_card,
-)
-from nlpbias.studies.scoring.seed_figure import (
-    seed_spread_figure,
 )
 from nlpbias.studies.scoring.seeds import (
     RULE,

@@ -19,7 +19,7 @@ the seed-to-seed spread:
 - :func:`planted_seed_shift` — the planted check
   (:func:`~nlpbias.studies.scoring.study.planted_shift`) per seed, and its verdict.
 
-The figure is :func:`nlpbias.studies.scoring.seed_figure.seed_spread_figure`.
+The figure is :func:`nlpbias.studies.scoring.figures.seed_spread_figure`.
 """
 
 from __future__ import annotations
