@@ -21,24 +21,24 @@ import argparse
 import contextlib
 import statistics
 import time
+from pathlib import Path
 
 import torch
 
+from nlpbias.book import runner
 from nlpbias.data.corpora import load_wiki_summaries
 from nlpbias.studies.scoring import mlm
-from nlpbias.studies.scoring.mlm_training import (
-    batch_tensors,
-    mask_tokens,
-    masked_lm_loss,
-    pack_blocks,
-)
+from nlpbias.studies.scoring.mlm import mask_tokens, masked_lm_loss, pack_blocks
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    cfg = mlm.StandInConfig()
+    recipe = runner.load_config(ROOT)["profiles"]["paper"]["scoring"]["standin"]  # the published
+    cfg = mlm.StandInConfig.from_mapping(recipe)
     tokenizer, model = mlm._build_standin(cfg.encoder, 0)
     optimiser = mlm._optimiser(model, cfg, "layers")
     blocks = pack_blocks(tokenizer, list(load_wiki_summaries().values[:3000]), max_length=128)
@@ -47,8 +47,13 @@ def main() -> None:
     def step(kind: str, i: int) -> float:
         gen = torch.Generator().manual_seed(i)
         rows = torch.randint(len(blocks), (cfg.batch_size,), generator=gen).tolist()
-        ids, attention = batch_tensors(blocks, rows, tokenizer.pad_token_id, torch.device("cpu"))
-        inputs, labels = mask_tokens(ids, attention, tokenizer=tokenizer, generator=gen)
+        ids, attention = mlm._batch_tensors(
+            blocks, rows, tokenizer.pad_token_id, torch.device("cpu")
+        )
+        inputs, labels = mask_tokens(
+            ids, attention, tokenizer=tokenizer, generator=gen,
+            mlm_probability=mlm.BERT_MLM_PROBABILITY,
+        )  # fmt: skip
         bf16 = kind == "masked head + bf16"
         ctx = torch.autocast("cpu", dtype=torch.bfloat16) if bf16 else contextlib.nullcontext()
         t0 = time.perf_counter()

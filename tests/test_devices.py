@@ -46,7 +46,7 @@ def test_the_torch_trainers_are_all_found() -> None:
         "nlpbias.studies.logan.frozen.FrozenEncoderClassifier",
         "nlpbias.studies.logan.finetune.FineTunedEncoderClassifier",
         "nlpbias.studies.scoring.mlm.adapt_mlm",
-        "nlpbias.studies.scoring.mlm_finetune.fine_tune_mlm",
+        "nlpbias.studies.scoring.mlm.fine_tune_mlm",
         "nlpbias.studies.intrinsic_extrinsic.coref_model.MentionPairScorer",
     }
     missing = sorted(expected - set(DEVICE_PARAMS))

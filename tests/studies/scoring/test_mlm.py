@@ -1,8 +1,9 @@
-"""Tests for nlpbias.studies.scoring.mlm (stand-in adaptation and per-person fine-tuning) on a tiny
-BERT."""
+"""Tests for nlpbias.studies.scoring.mlm (stand-in adaptation and per-person fine-tuning, one step
+loop) on a tiny BERT."""
 
 from __future__ import annotations
 
+import doctest
 import json
 import re
 import time
@@ -13,7 +14,6 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
 import nlpbias.studies.scoring.mlm as mlm  # noqa: E402
-import nlpbias.studies.scoring.mlm_finetune as mlm_finetune  # noqa: E402
 from nlpbias.models.encoders import load_mlm  # noqa: E402
 from nlpbias.studies.scoring.effects import dong_bias  # noqa: E402
 from nlpbias.studies.scoring.kurita import kurita_scores  # noqa: E402
@@ -105,10 +105,11 @@ TEXTS = _corpus("female", 300)
 def _cfg(encoder_dir, **kw) -> StandInConfig:
     base = {
         "encoder": str(encoder_dir), "steps": 6, "head_steps": 3, "unfreeze_layers": 1,
-        "train_embeddings": False, "batch_size": 8, "max_length": 16, "warmup_steps": 2,
-        "n_eval_blocks": 4, "bf16": False,
+        "train_embeddings": False, "batch_size": 8, "max_length": 16, "head_lr": 2e-3,
+        "layer_lr": 2e-4, "warmup_steps": 2, "weight_decay": 0.01, "mlm_probability": 0.3,
+        "n_eval_blocks": 4, "bf16": False, "random_state": 0,
     }  # fmt: skip
-    return StandInConfig(**{**base, **kw})
+    return StandInConfig.from_mapping({**base, **kw})
 
 
 def _encoder_weights(folder) -> dict[str, torch.Tensor]:
@@ -119,6 +120,11 @@ def _encoder_weights(folder) -> dict[str, torch.Tensor]:
 def _weights(folder) -> dict[str, torch.Tensor]:
     _, model = load_mlm(folder, device="cpu")
     return {k: v.clone() for k, v in model.state_dict().items()}
+
+
+def test_doctests() -> None:
+    failed, attempted = doctest.testmod(mlm, raise_on_error=False, verbose=False)[:2]
+    assert attempted > 0 and failed == 0
 
 
 # ----------------------------------------------------------------------------- adapt_mlm
@@ -150,7 +156,7 @@ def test_head_phase_freezes_encoder_and_tied_decoder(encoder_dir, tmp_path) -> N
         output_dir=tmp_path / "head",
         show_progress=False,
     )
-    with mlm.seeded(0):  # the same fresh head as adapt_mlm drew (random_state 0)
+    with mlm._seeded(0):  # the same fresh head as adapt_mlm drew (random_state 0)
         fresh = transformers.BertForMaskedLM.from_pretrained(encoder_dir).state_dict()
     after = _weights(out)
     for key, value in before.items():  # every encoder weight is unchanged
@@ -246,13 +252,13 @@ def test_checkpoint_loads_without_running_code(encoder_dir, tmp_path, monkeypatc
 
 
 def test_model_folders_are_keyed_by_the_code_too(encoder_dir, mlm_dir, monkeypatch) -> None:
-    cfg = _cfg(encoder_dir)
-    before = mlm._standin_dir(cfg, "data", None)
+    standin = adapt_mlm(TEXTS, config=_cfg(encoder_dir, steps=1, head_steps=1), show_progress=False)
     tuned = _fine_tune(mlm_dir, TEXTS[:64], max_steps=1)
+    assert standin.parent == tuned.path.parent  # one model cache, one key function
     monkeypatch.setattr(mlm, "code_digest", lambda name: "edited")
-    monkeypatch.setattr(mlm_finetune, "code_digest", lambda name: "edited")
-    after = mlm._standin_dir(cfg, "data", None)
-    assert after != before and after.parent == before.parent
+    again = adapt_mlm(TEXTS, config=_cfg(encoder_dir, steps=1, head_steps=1), show_progress=False)
+    assert again != standin and again.parent == standin.parent
+    assert again.name.startswith("standin-")
     assert _fine_tune(mlm_dir, TEXTS[:64], max_steps=1).path != tuned.path
 
 
@@ -294,7 +300,10 @@ def test_quality_card_missing(tmp_path) -> None:
 
 # ----------------------------------------------------------------------------- fine_tune_mlm
 def _fine_tune(base, texts, **kw):
-    args = {"epochs": 1, "batch_size": 16, "max_length": 16, "bf16": False, "device": "cpu"}
+    args = {
+        "epochs": 1, "learning_rate": 5e-5, "batch_size": 16, "max_length": 16, "bf16": False,
+        "random_state": 0, "device": "cpu",
+    }  # fmt: skip
     return fine_tune_mlm(base, texts, show_progress=False, **{**args, **kw})
 
 
@@ -312,7 +321,7 @@ def test_fine_tune_split_record_and_cache(mlm_dir, tmp_path, monkeypatch) -> Non
     assert summary["train texts"] == 180 and summary["top-1 after"] == res.after["top1"]
     load_mlm(res.path, device="cpu")
 
-    monkeypatch.setattr(mlm_finetune, "load_mlm", lambda *a, **k: pytest.fail("trained again"))
+    monkeypatch.setattr(mlm, "load_mlm", lambda *a, **k: pytest.fail("trained again"))
     again = _fine_tune(mlm_dir, texts, learning_rate=1e-3, max_steps=3)
     assert again.path == res.path and again.after == res.after
 
@@ -407,3 +416,30 @@ def test_zero_budget_saves_the_checkpoint_without_training(encoder_dir, tmp_path
         torch.testing.assert_close(_weights(out)[key], value, rtol=0, atol=0, msg=key)
     with pytest.raises(ValueError, match="max_minutes must be >= 0"):
         adapt_mlm(TEXTS, config=cfg, output_dir=out, max_minutes=-1, show_progress=False)
+
+
+# ----------------------------------------------------------------------------- one loop, one recipe
+def test_the_stand_in_and_fine_tuning_run_the_same_step_loop(encoder_dir, mlm_dir, monkeypatch):
+    seen = []
+    loop = mlm._train_steps
+
+    def spy(*args, **kwargs):
+        seen.append((kwargs["what"], list(args[4])))  # which model, which steps
+        return loop(*args, **kwargs)
+
+    monkeypatch.setattr(mlm, "_train_steps", spy)
+    adapt_mlm(TEXTS, config=_cfg(encoder_dir), show_progress=False)
+    _fine_tune(mlm_dir, TEXTS[:64], max_steps=2)
+    assert seen == [("stand-in", [0, 1, 2]), ("stand-in", [3, 4, 5]), ("fine-tuning", [0, 1])]
+
+
+def test_the_stand_in_recipe_names_missing_and_unknown_fields(encoder_dir, one_line) -> None:
+    full = dict(vars(_cfg(encoder_dir)))
+    assert StandInConfig.from_mapping(full) == _cfg(encoder_dir)
+    with pytest.raises(ValueError, match="lacks head_lr, layer_lr; list every field") as err:
+        StandInConfig.from_mapping({k: v for k, v in full.items() if not k.endswith("_lr")})
+    one_line(err)
+    with pytest.raises(ValueError, match=r"unknown fields \['stepz'\]"):
+        StandInConfig.from_mapping({**full, "stepz": 3})
+    with pytest.raises(TypeError, match="mapping"):
+        StandInConfig.from_mapping([("steps", 3)])

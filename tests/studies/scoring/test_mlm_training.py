@@ -1,4 +1,4 @@
-"""Tests for nlpbias.studies.scoring.mlm_training (packing, masking, masked loss and accuracy)."""
+"""Tests for nlpbias.studies.scoring.mlm: packing, masking, masked loss and accuracy."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from nlpbias.studies.scoring.mlm_training import (  # noqa: E402
-    batch_tensors,
+from nlpbias.studies.scoring.mlm import (  # noqa: E402
+    BERT_MLM_PROBABILITY,
     mask_tokens,
     masked_accuracy,
     masked_lm_loss,
@@ -21,10 +21,12 @@ from nlpbias.studies.scoring.mlm_training import (  # noqa: E402
     step_generator,
     texts_fingerprint,
 )
+from nlpbias.studies.scoring.mlm import _batch_tensors as batch_tensors  # noqa: E402
 
 SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 WORDS = [f"w{i}" for i in range(40)]
 PAD, UNK, CLS, SEP, MASK = range(5)
+P = BERT_MLM_PROBABILITY
 
 
 @pytest.fixture(scope="module")
@@ -82,11 +84,11 @@ def test_pack_blocks_truncates_long_texts_and_skips_empty_ones(tok) -> None:
 
 def test_pack_blocks_errors(tok) -> None:
     with pytest.raises(TypeError, match="list of strings"):
-        pack_blocks(tok, "w1 w2")
+        pack_blocks(tok, "w1 w2", max_length=8)
     with pytest.raises(TypeError, match="only strings"):
-        pack_blocks(tok, ["w1", 3])
+        pack_blocks(tok, ["w1", 3], max_length=8)
     with pytest.raises(ValueError, match="no non-empty text"):
-        pack_blocks(tok, ["", " "])
+        pack_blocks(tok, ["", " "], max_length=8)
     with pytest.raises(ValueError, match="max_length"):
         pack_blocks(tok, ["w1"], max_length=3)
 
@@ -95,7 +97,7 @@ def test_pack_blocks_errors(tok) -> None:
         sep_token_id = 3
 
     with pytest.raises(ValueError, match=r"\[CLS\]"):
-        pack_blocks(NoCls(), ["w1"])
+        pack_blocks(NoCls(), ["w1"], max_length=8)
 
 
 # ----------------------------------------------------------------------------- mask_tokens
@@ -116,7 +118,9 @@ def _batch(n_rows: int = 400, width: int = 30, seed: int = 0):
 
 def test_mask_tokens_never_touches_special_tokens_or_padding(tok) -> None:
     ids, att = _batch()
-    inputs, labels = mask_tokens(ids, att, tokenizer=tok, generator=step_generator(0, 0))
+    inputs, labels = mask_tokens(
+        ids, att, tokenizer=tok, generator=step_generator(0, 0), mlm_probability=P
+    )
     special = (ids < 5) | (att == 0)  # [PAD] [UNK] [CLS] [SEP] [MASK] and padding
     assert torch.equal(inputs[special], ids[special])
     assert (labels[special] == -100).all()
@@ -127,7 +131,9 @@ def test_mask_tokens_never_touches_special_tokens_or_padding(tok) -> None:
 
 def test_mask_tokens_proportions(tok) -> None:
     ids, att = _batch(n_rows=1000)
-    inputs, labels = mask_tokens(ids, att, tokenizer=tok, generator=step_generator(3, 1))
+    inputs, labels = mask_tokens(
+        ids, att, tokenizer=tok, generator=step_generator(3, 1), mlm_probability=P
+    )
     eligible = (att == 1) & (ids >= 5)
     selected = labels != -100
     n_sel = int(selected.sum())
@@ -162,9 +168,9 @@ def test_mask_tokens_custom_shares(tok) -> None:
 
 def test_mask_tokens_is_deterministic_by_generator(tok) -> None:
     ids, att = _batch(n_rows=50)
-    a = mask_tokens(ids, att, tokenizer=tok, generator=step_generator(1, 7))
-    b = mask_tokens(ids, att, tokenizer=tok, generator=step_generator(1, 7))
-    c = mask_tokens(ids, att, tokenizer=tok, generator=step_generator(1, 8))
+    a = mask_tokens(ids, att, tokenizer=tok, generator=step_generator(1, 7), mlm_probability=P)
+    b = mask_tokens(ids, att, tokenizer=tok, generator=step_generator(1, 7), mlm_probability=P)
+    c = mask_tokens(ids, att, tokenizer=tok, generator=step_generator(1, 8), mlm_probability=P)
     assert torch.equal(a[0], b[0]) and torch.equal(a[1], b[1])
     assert not torch.equal(a[1], c[1])
 
@@ -173,7 +179,9 @@ def test_mask_tokens_selects_at_least_one_token(tok) -> None:
     ids = torch.tensor([[CLS, 9, SEP, PAD]])
     att = torch.tensor([[1, 1, 1, 0]])
     for step in range(20):  # p = 0.15 would often select nothing
-        inputs, labels = mask_tokens(ids, att, tokenizer=tok, generator=step_generator(0, step))
+        inputs, labels = mask_tokens(
+            ids, att, tokenizer=tok, generator=step_generator(0, step), mlm_probability=P
+        )
         assert labels.tolist() == [[-100, 9, -100, -100]]
 
 
@@ -183,13 +191,17 @@ def test_mask_tokens_errors(tok) -> None:
     with pytest.raises(ValueError, match="mlm_probability"):
         mask_tokens(ids, att, tokenizer=tok, generator=gen, mlm_probability=0)
     with pytest.raises(ValueError, match="replace_probabilities"):
-        mask_tokens(ids, att, tokenizer=tok, generator=gen, replace_probabilities=(0.8, 0.3))
+        mask_tokens(
+            ids, att, tokenizer=tok, generator=gen, mlm_probability=P,
+            replace_probabilities=(0.8, 0.3),
+        )  # fmt: skip
     with pytest.raises(ValueError, match="no maskable token"):
         mask_tokens(
             torch.tensor([[CLS, UNK, SEP, PAD]]),
             torch.tensor([[1, 1, 1, 0]]),
             tokenizer=tok,
             generator=gen,
+            mlm_probability=P,
         )
 
 
@@ -230,7 +242,9 @@ def tiny_bert():
 
 def test_masked_logits_equal_the_full_model_at_selected_positions(tok, tiny_bert) -> None:
     ids, att = _batch(n_rows=6, width=12)
-    inputs, labels = mask_tokens(ids, att, tokenizer=tok, generator=step_generator(0, 0))
+    inputs, labels = mask_tokens(
+        ids, att, tokenizer=tok, generator=step_generator(0, 0), mlm_probability=P
+    )
     selected = labels != -100
     with torch.no_grad():
         fast = masked_logits(tiny_bert, inputs, att, selected)
@@ -274,7 +288,7 @@ def _positional_blocks(n: int = 40, width: int = 20) -> list[list[int]]:
 
 def test_masked_accuracy_of_a_perfect_model(tok) -> None:
     model = PositionModel(top=10.0, second=0.0).train()
-    res = masked_accuracy(model, tok, _positional_blocks(), batch_size=16)
+    res = masked_accuracy(model, tok, _positional_blocks(), batch_size=16, random_state=0)
     assert res["top1"] == 1.0 and res["top5"] == 1.0
     v = len(SPECIAL + WORDS)
     assert res["loss"] == pytest.approx(-math.log(math.exp(10) / (math.exp(10) + v - 1)), 1e-4)
@@ -286,12 +300,12 @@ def test_masked_accuracy_of_a_perfect_model(tok) -> None:
 def test_masked_accuracy_of_a_wrong_model(tok) -> None:
     # the truth is the second choice: top-1 never, top-5 always
     model = PositionModel(top=5.0, second=9.0).eval()
-    res = masked_accuracy(model, tok, _positional_blocks(), batch_size=7)
+    res = masked_accuracy(model, tok, _positional_blocks(), batch_size=7, random_state=0)
     assert res["top1"] == 0.0 and res["top5"] == 1.0
     assert not model.training
     # always the wrong token, truth not in the top 5: the truth ties with 43 other tokens
     model = PositionModel(top=0.0, second=9.0)
-    assert masked_accuracy(model, tok, _positional_blocks())["top1"] == 0.0
+    assert masked_accuracy(model, tok, _positional_blocks(), random_state=0)["top1"] == 0.0
 
 
 def test_masked_accuracy_masks_are_seeded(tok, tiny_bert) -> None:
@@ -302,7 +316,7 @@ def test_masked_accuracy_masks_are_seeded(tok, tiny_bert) -> None:
     assert a == b
     assert a != c
     with pytest.raises(ValueError, match="no held-out blocks"):
-        masked_accuracy(tiny_bert, tok, [])
+        masked_accuracy(tiny_bert, tok, [], random_state=0)
 
 
 # ----------------------------------------------------------------------------- split_indices

@@ -1,8 +1,8 @@
-"""Tests for nlpbias.studies.scoring.seed_figure (per-seed differences from the base model)."""
+"""Tests for nlpbias.studies.scoring.figures.seed_spread_figure (per-seed differences from the base
+model)."""
 
 from __future__ import annotations
 
-import doctest
 import itertools
 
 import numpy as np
@@ -12,8 +12,7 @@ from figure_checks import assert_legend_clear, assert_panel_texts_apart, bars, l
 from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.colors import to_hex
 
-from nlpbias.studies.scoring import seed_figure as mod
-from nlpbias.studies.scoring.seed_figure import (
+from nlpbias.studies.scoring.figures import (
     COUNTS_COLOUR,
     DELTA_XLABEL,
     SEED_MARKERS,
@@ -48,10 +47,6 @@ def _dots(ax) -> list[PathCollection]:
 def _segments(ax, vertical: bool) -> list[np.ndarray]:
     segs = [s for c in ax.collections if isinstance(c, LineCollection) for s in c.get_segments()]
     return [s for s in segs if (s[0, 0] == s[1, 0]) == vertical and len(s) == 2]
-
-
-def test_doctests() -> None:
-    assert doctest.testmod(mod, raise_on_error=False).failed == 0
 
 
 def test_panels_rows_and_labels(close) -> None:

@@ -1,4 +1,5 @@
-"""Tests for nlpbias.studies.scoring.seeds (several fine-tuning seeds per person, and the rule)."""
+"""Tests for nlpbias.studies.scoring.seeds (several fine-tuning seeds per person, the rule, and the
+chapter's statements under it)."""
 
 from __future__ import annotations
 
@@ -17,16 +18,20 @@ from scoring_seed_planted import planted_long as _long
 from nlpbias.studies.scoring import seeds as mod
 from nlpbias.studies.scoring import study
 from nlpbias.studies.scoring.seeds import (
+    SHARED_SHIFT,
     concept_biases,
     exceeds_seed_spread,
     fine_tune_seeds,
+    planted_seed_shift,
     seed_biases,
     seed_spread_table,
+    seed_statements,
 )
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(mod, raise_on_error=False).failed == 0
+    failed, attempted = doctest.testmod(mod, raise_on_error=False, verbose=False)[:2]
+    assert attempted > 0 and failed == 0
 
 
 # ----------------------------------------------------------------------------- the rule
@@ -209,7 +214,10 @@ def _posts(n: int, seed: int) -> list[str]:
     return [" ".join(gen.choice(WORDS, size=6)) for _ in range(n)]
 
 
-ARGS = {"max_steps": 2, "batch_size": 8, "max_length": 16, "bf16": False, "device": "cpu"}
+ARGS = {
+    "epochs": 1, "max_steps": 2, "learning_rate": 5e-5, "batch_size": 8, "max_length": 16,
+    "bf16": False, "device": "cpu", "show_progress": False,
+}  # fmt: skip
 
 
 def _weights(path: Path) -> dict[str, torch.Tensor]:
@@ -218,12 +226,8 @@ def _weights(path: Path) -> dict[str, torch.Tensor]:
 
 def test_fine_tune_seeds_reuses_the_single_run_and_fixes_the_split(tiny_mlm, cache) -> None:
     corpora = {"planted": (_posts(60, 0), None), "Trump": (_posts(40, 1), _posts(8, 2))}
-    single = study.fine_tune_people(
-        str(tiny_mlm), corpora, random_state=0, show_progress=False, **ARGS
-    )
-    runs = fine_tune_seeds(
-        str(tiny_mlm), corpora, seeds=[0, 1, 2], random_state=0, show_progress=False, **ARGS
-    )
+    single = study.fine_tune_people(str(tiny_mlm), corpora, random_state=0, **ARGS)
+    runs = fine_tune_seeds(str(tiny_mlm), corpora, seeds=[0, 1, 2], random_state=0, **ARGS)
     assert list(runs) == ["planted", "Trump"] and list(runs["planted"]) == [0, 1, 2]
     for person in corpora:
         # seed 0 is the chapter's single run: the same cache folder and the same numbers
@@ -242,9 +246,9 @@ def test_fine_tune_seeds_reuses_the_single_run_and_fixes_the_split(tiny_mlm, cac
 
 def test_fine_tune_seeds_is_deterministic(tiny_mlm, cache, tmp_path, monkeypatch) -> None:
     corpora = {"planted": (_posts(40, 0), None)}
-    first = fine_tune_seeds(str(tiny_mlm), corpora, seeds=[1], show_progress=False, **ARGS)
+    first = fine_tune_seeds(str(tiny_mlm), corpora, seeds=[1], random_state=0, **ARGS)
     monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path / "other"))  # train again from scratch
-    again = fine_tune_seeds(str(tiny_mlm), corpora, seeds=[1], show_progress=False, **ARGS)
+    again = fine_tune_seeds(str(tiny_mlm), corpora, seeds=[1], random_state=0, **ARGS)
     a, b = first["planted"][1], again["planted"][1]
     assert a.path != b.path and a.after == b.after
     wa, wb = _weights(a.path), _weights(b.path)
@@ -257,5 +261,87 @@ def test_fine_tune_seeds_is_deterministic(tiny_mlm, cache, tmp_path, monkeypatch
 )
 def test_fine_tune_seeds_checks_the_seeds(seeds, message, one_line) -> None:
     with pytest.raises((TypeError, ValueError), match=message) as err:
-        fine_tune_seeds("base", {"p": (["a b"], None)}, seeds=seeds)
+        fine_tune_seeds("base", {"p": (["a b"], None)}, seeds=seeds, random_state=0)
     one_line(err)
+
+
+# ----------------------------------------------------------------------------- statements
+def test_seed_statements_follow_the_rule() -> None:
+    text = seed_statements(seed_spread_table(_long()))
+    lines = text.splitlines()
+    assert lines == [
+        "Under the rule, over 3 fine-tuning seeds (0, 1, 2):",
+        "- **Trump**'s model is, beyond the seed spread, more pro-male than the base model on "
+        "career (mean Δ −0.330, range 0.060) and the average (−0.210, 0.020). On family, the "
+        "difference is not larger than the seed-to-seed spread: it does not count.",
+        "- **Clinton**'s model is, beyond the seed spread, more pro-female than the base model "
+        "on family (mean Δ 0.310, range 0.020). On career and the average, the differences are "
+        "not larger than the seed-to-seed spread: they do not count.",
+    ]
+    none = _long().assign(difference=lambda d: d["difference"] * np.where(d["seed"] == 1, -1, 1))
+    assert "- **Trump**'s model differs from the base model on no concept." in seed_statements(
+        seed_spread_table(none)
+    )
+
+
+def test_seed_statements_with_one_seed_claim_nothing() -> None:
+    text = seed_statements(seed_spread_table(_long(seeds=(0,))))
+    assert "no person effect is claimed" in text and "fine_tune_seeds" in text
+
+
+# ----------------------------------------------------------------------------- planted check
+def _planted(leader: list[float], follower: list[float]) -> pd.DataFrame:
+    rows = []
+    for s, (lead, fol) in enumerate(zip(leader, follower, strict=True)):
+        for concept, base, d in (("leader", -0.2, lead), ("follower", -0.1, fol)):
+            rows.append({"person": "planted", "seed": s, "concept": concept, "bias": base + d,
+                         "base": base, "difference": d})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_planted_seed_shift_applies_the_rule_to_the_association() -> None:
+    out = planted_seed_shift(_planted([0.3, 0.35], [-0.1, -0.12]), {"concept": "leader"})
+    assert out.columns.tolist() == ["seed", "leader", "follower", "leader − follower"]
+    np.testing.assert_allclose(out["leader − follower"], [0.4, 0.47])
+    small = planted_seed_shift(_planted([0.003, 0.004], [0.0, 0.0]), {"concept": "leader"})
+    assert "moved by 0.0030 and 0.0040: mean 0.0035, range 0.0010;" in small.attrs["verdict"]
+    assert out.attrs["counts"] is True and out.attrs["as_planted"] is True
+    assert out.attrs["verdict"] == (
+        "Over the seeds (0, 1) the association leader − follower moved by 0.400 and 0.470: "
+        "mean 0.435, range 0.070; under the rule the shift counts, in the planted direction."
+    )
+    male = planted_seed_shift(
+        _planted([0.3, 0.35], [-0.1, -0.12]), {"concept": "leader", "direction": "male"}
+    )
+    assert male.attrs["counts"] is True and male.attrs["as_planted"] is False
+    assert male.attrs["verdict"].endswith("counts, against the planted one.")
+    # one seed moves it the other way: within the spread, whatever the mean
+    mixed = planted_seed_shift(_planted([0.3, -0.2], [-0.1, 0.1]), {"concept": "leader"})
+    assert mixed.attrs["counts"] is False
+    assert mixed.attrs["verdict"].endswith("does not count (it is within the seed spread).")
+    one = planted_seed_shift(_planted([0.3], [-0.1]), {"concept": "leader"})
+    assert one.attrs["counts"] is None and one.attrs["verdict"].endswith("so no verdict.")
+
+
+def test_planted_seed_shift_needs_the_person(one_line) -> None:
+    with pytest.raises(KeyError, match="no rows for person 'you'") as err:
+        planted_seed_shift(_planted([0.3], [-0.1]), {}, person="you")
+    one_line(err)
+
+
+def test_seed_statements_name_a_shift_shared_by_a_concept_and_its_opposite(fws) -> None:
+    table = seed_spread_table(_long())
+    # Trump: career counts, family does not; Clinton: family counts, career does not
+    assert "moved together" not in seed_statements(table, fws)
+    both = _long().assign(
+        difference=lambda d: np.where(
+            d["concept"] == "family", -0.5 - 0.01 * d["seed"], d["difference"]
+        )
+    )
+    lines = seed_statements(seed_spread_table(both), fws).splitlines()
+    assert lines[1].endswith(
+        "The pair career/family (more pro-male) moved together: a shared shift."
+    )
+    assert "moved together" not in lines[2]  # Clinton's career does not count
+    assert lines[-2:] == ["", SHARED_SHIFT]
+    assert "moved together" not in seed_statements(seed_spread_table(both))  # no fws, no pairs

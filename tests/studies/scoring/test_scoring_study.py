@@ -81,8 +81,8 @@ def test_bias_table_values_cis_average_and_paper(fws) -> None:
         ]
     )
     table = study.bias_table(
-        scores, [leader], n_bootstrap=200, paper={"leader": -0.1, "average": -0.2},
-        paper_model="base",
+        scores, [leader], n_bootstrap=200, random_state=0,
+        paper={"leader": -0.1, "average": -0.2}, paper_model="base",
     )  # fmt: skip
     assert list(table["model"]) == ["base"] * 3 + ["you"] * 3
     assert list(table["attribute"]) == ["leader", "follower", "average"] * 2
@@ -165,17 +165,24 @@ def test_planted_posts_pair_the_concept_with_the_planted_gender(fws) -> None:
         study.planted_posts({"concept": "nurse"})
 
 
+def _corpora(people, **kw):
+    """study.person_corpora with every knob given: no person of one's own, no planted person."""
+    knobs = {"personal_corpus": None, "personal_column": None, "personal_encoding": "utf-8",
+             "planted": None, "max_posts": None, "random_state": 0}  # fmt: skip
+    return study.person_corpora(people, **{**knobs, **kw})
+
+
 def test_person_corpora_errors_and_planted_only() -> None:
-    out = study.person_corpora([], planted={"n_posts": 50})
+    out = _corpora([], planted={"n_posts": 50})
     assert list(out) == ["planted"] and out["planted"][1] is None
     with pytest.raises(KeyError, match="unknown person 'Obama'"):
-        study.person_corpora(["Obama"])
+        _corpora(["Obama"])
     with pytest.raises(ValueError, match="no person to fine-tune on"):
-        study.person_corpora([])
+        _corpora([])
 
 
 def test_person_corpora_reads_dong_splits(use_data_home) -> None:
-    out = study.person_corpora(["Clinton"], max_posts=100)
+    out = _corpora(["Clinton"], max_posts=100)
     train, val = out["Clinton"]
     assert len(train) == 100 and all(t.strip() for t in train)
     assert 400 < len(val) <= 516  # Dong's validation file without its empty lines
@@ -207,7 +214,7 @@ def test_person_corpora_reads_your_posts(tmp_path) -> None:
     posts.write_text(
         "first post http://t.co/x\nRT @someone: not mine\n\nsecond post\n", encoding="utf-8"
     )
-    out = study.person_corpora([], personal_corpus=posts)
+    out = _corpora([], personal_corpus=posts)
     train, val = out["you"]
     assert val is None  # split 90/10 when fine-tuning
     assert train == ["first post", "second post"]  # URL removed, retweet and empty line dropped
@@ -216,9 +223,7 @@ def test_person_corpora_reads_your_posts(tmp_path) -> None:
 def test_person_corpora_reads_a_headerless_latin1_csv(tmp_path) -> None:
     posts = tmp_path / "posts.csv"
     posts.write_bytes("2020-01-01,café talk\n2020-01-02,more posts\n".encode("latin-1"))
-    out = study.person_corpora(
-        [], personal_corpus=posts, personal_column=1, personal_encoding="latin-1"
-    )
+    out = _corpora([], personal_corpus=posts, personal_column=1, personal_encoding="latin-1")
     assert out["you"] == (["café talk", "more posts"], None)
 
 
@@ -226,5 +231,28 @@ def test_person_corpora_needs_two_posts_and_names_the_file(tmp_path, one_line) -
     posts = tmp_path / "one.txt"
     posts.write_text("just one post\n", encoding="utf-8")
     with pytest.raises(ValueError) as err:
-        study.person_corpora([], personal_corpus=posts)
+        _corpora([], personal_corpus=posts)
     assert one_line(err).startswith(f"personal posts: {str(posts)!r} gives 1 post")
+
+
+# ----------------------------------------------------------------------------- the stand-in recipe
+def test_every_profile_runs_a_complete_stand_in_recipe() -> None:
+    """profiles.yml holds the recipe: a profile that lists no ``standin`` runs the cell's (demo)."""
+    from pathlib import Path
+
+    from nlpbias.book import runner
+    from nlpbias.studies.scoring.mlm import StandInConfig
+
+    config = runner.load_config(Path(__file__).resolve().parents[3])
+    demo = config["profiles"]["demo"]["scoring"]["standin"]
+    for name, profile in config["profiles"].items():
+        recipe = (profile.get("scoring") or {}).get("standin", demo)
+        assert isinstance(StandInConfig.from_mapping(recipe), StandInConfig), name
+
+
+def test_base_model_checks_the_recipe_before_reading_any_text(monkeypatch) -> None:
+    monkeypatch.setattr(study, "standin_corpus", lambda **kw: pytest.fail("read the corpus"))
+    knobs = {"standin_texts": None, "gutenberg_paragraphs": 0, "max_minutes": None}
+    with pytest.raises(ValueError, match="the stand-in recipe lacks"):
+        study.base_model("standin", standin={"steps": 2}, **knobs)
+    assert study.base_model("bert-base-uncased", standin={}, **knobs) == "bert-base-uncased"

@@ -15,6 +15,7 @@ from nlpbias.studies.scoring.figures import (
     accuracy_figure,
     bias_figure,
     learning_curve_figure,
+    seed_spread_figure,
     topk_figure,
 )
 from nlpbias.studies.scoring.headlines import (
@@ -29,20 +30,15 @@ from nlpbias.studies.scoring.mlm import (
     predict_masked,
     quality_card,
 )
-from nlpbias.studies.scoring.seed_figure import (
-    seed_spread_figure,
-)
-from nlpbias.studies.scoring.seed_verdicts import (
-    planted_seed_shift,
-    seed_statements,
-)
 from nlpbias.studies.scoring.seeds import (
     RULE,
     concept_biases,
     exceeds_seed_spread,
     fine_tune_seeds,
+    planted_seed_shift,
     seed_biases,
     seed_spread_table,
+    seed_statements,
 )
 from nlpbias.studies.scoring.study import (
     FRAMEWORKS,

@@ -173,7 +173,7 @@ def _log_probs(
     """Log-softmax rows (n_masks, vocab) at the target masks of each text."""
     import torch
 
-    from nlpbias.studies.scoring.mlm_training import masked_logits
+    from nlpbias.studies.scoring.mlm import masked_logits
 
     mask_id = _mask_id(tokenizer)
     try:

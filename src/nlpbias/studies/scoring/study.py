@@ -34,6 +34,7 @@ from nlpbias.studies.scoring.mlm import (
     adapt_mlm,
     fine_tune_mlm,
     load_mlm,
+    standin_corpus,
 )
 
 __all__ = [
@@ -143,28 +144,34 @@ def reported() -> dict[str, Any]:
 
 
 def base_model(
-    model: str = "standin",
+    model: str,
     *,
-    standin: Mapping[str, Any] | None = None,
-    standin_texts: int | None = None,
-    gutenberg_paragraphs: int = 60_000,
-    max_minutes: float | None = None,
+    standin: Mapping[str, Any],
+    standin_texts: int | None,
+    gutenberg_paragraphs: int,
+    max_minutes: float | None,
     show_progress: bool = True,
 ) -> str:
     """The masked LM to start from: a name/folder as given, or the stand-in built (or found).
 
+    The stand-in is :func:`nlpbias.studies.scoring.mlm.adapt_mlm` on
+    :func:`~nlpbias.studies.scoring.mlm.standin_corpus`, with the recipe ``standin``.
+
     Parameters
     ----------
-    model : str, default "standin"
+    model : str
         ``"standin"`` or any HF masked LM name/folder (e.g. ``"bert-base-uncased"``, online).
-    standin : mapping, optional
-        :class:`~nlpbias.studies.scoring.mlm.StandInConfig` fields overriding the defaults.
-    standin_texts : int, optional
-        Use only the first this many texts of the stand-in corpus (small profiles).
-    gutenberg_paragraphs : int, default 60000
+    standin : mapping
+        The stand-in's recipe: every field of
+        :class:`~nlpbias.studies.scoring.mlm.StandInConfig` (``standin`` in
+        ``notebooks/profiles.yml``; the published one is ``paper``'s).
+    standin_texts : int or None
+        Use only the first this many texts of the stand-in corpus (None: all).
+    gutenberg_paragraphs : int
         Gutenberg paragraphs in the stand-in corpus (0: Wikipedia summaries only).
-    max_minutes : float, optional
-        Training budget of this call (a stand-in stopped early resumes on the next call).
+    max_minutes : float or None
+        Training budget of this call (None: no limit; a stand-in stopped early resumes on the
+        next call).
     show_progress : bool, default True
 
     Returns
@@ -174,25 +181,23 @@ def base_model(
     """
     if model != "standin":
         return model
-    from nlpbias.studies.scoring.mlm import standin_corpus
-
+    cfg = StandInConfig.from_mapping(standin)  # a missing field is named before any reading
     texts = standin_corpus(gutenberg_paragraphs=gutenberg_paragraphs)
     if standin_texts is not None:
         texts = texts[:standin_texts]
-    cfg = StandInConfig(**dict(standin or {}))
     path = adapt_mlm(texts, config=cfg, max_minutes=max_minutes, show_progress=show_progress)
     return str(path)
 
 
 def person_corpora(
-    people: Sequence[str] = ("Trump", "Clinton"),
+    people: Sequence[str],
     *,
-    personal_corpus: str | Path | None = None,
-    personal_column: str | int | None = None,
-    personal_encoding: str = "utf-8",
-    planted: Mapping[str, Any] | None = None,
-    max_posts: int | None = None,
-    random_state: int = 0,
+    personal_corpus: str | Path | None,
+    personal_column: str | int | None,
+    personal_encoding: str,
+    planted: Mapping[str, Any] | None,
+    max_posts: int | None,
+    random_state: int,
 ) -> dict[str, tuple[list[str], list[str] | None]]:
     """Each person's (train, validation) posts; validation None means "split 90/10 later".
 
@@ -314,8 +319,8 @@ def bias_table(
     scores: pd.DataFrame,
     fws: Sequence[Framework],
     *,
-    n_bootstrap: int = 2000,
-    random_state: int = 0,
+    n_bootstrap: int,
+    random_state: int,
     paper: Mapping[str, float] | None = None,
     paper_model: str | None = None,
 ) -> pd.DataFrame:
@@ -358,8 +363,8 @@ def effect_sizes(
     scores: pd.DataFrame,
     fws: Sequence[Framework],
     *,
-    n_permutations: int = 9999,
-    random_state: int = 0,
+    n_permutations: int,
+    random_state: int,
 ) -> pd.DataFrame:
     """Kurita's effect size per model and framework (male = X, first concept = A), with p."""
     rows = []
