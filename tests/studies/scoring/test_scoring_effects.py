@@ -47,7 +47,7 @@ def test_dong_bias_by_attribute_and_group():
 def test_kurita_effect_size_hand_computed_and_exact_permutation():
     df = _table()
     r = kurita_effect_size(df, ["she", "girls"], ["he", "boys"], ["home", "family"],
-                           ["work", "office"])  # fmt: skip
+                           ["work", "office"], n_permutations=9999, random_state=0)  # fmt: skip
     # s(t) = mean(A) - mean(B) = 2 * base[t] - 0.5 -> she 1.5, girls 3.5, he -2.5, boys -0.5
     s = np.array([1.5, 3.5, -2.5, -0.5])
     stat = s[:2].mean() - s[2:].mean()
@@ -57,7 +57,8 @@ def test_kurita_effect_size_hand_computed_and_exact_permutation():
     assert r["exact"] and r["n_permutations"] == 6
     assert r["p_value"] == pytest.approx(2 / 6)
     greater = kurita_effect_size(df, ["she", "girls"], ["he", "boys"], ["home", "family"],
-                                 ["work", "office"], alternative="greater")  # fmt: skip
+                                 ["work", "office"], alternative="greater",
+                                 n_permutations=9999, random_state=0)  # fmt: skip
     assert greater["p_value"] == pytest.approx(1 / 6)
 
 
@@ -76,7 +77,7 @@ def test_kurita_effect_size_random_permutations_reproducible():
     assert r1["p_value"] == r2["p_value"]
     assert 1 / 201 <= r1["p_value"] <= 1.0
     with pytest.raises(ValueError, match="both attributes_a and attributes_b"):
-        kurita_effect_size(df, xs, ys, ["a"], ["a"])
+        kurita_effect_size(df, xs, ys, ["a"], ["a"], n_permutations=9999, random_state=0)
 
 
 def test_bootstrap_bias_ci_reproducible_and_brackets_estimate():
@@ -103,4 +104,4 @@ def test_bootstrap_bias_ci_varies_with_templates():
     # replicates are 1, 2 or 3 (prob 1/4, 1/2, 1/4): the 95% interval is [1, 3]
     assert (ci.loc["x", "ci_low"], ci.loc["x", "ci_high"]) == pytest.approx((1.0, 3.0))
     with pytest.raises(ValueError, match="lacks some template"):
-        bootstrap_bias_ci(df.iloc[:3], female=["she"], male=["he"], random_state=0)
+        bootstrap_bias_ci(df.iloc[:3], female=["she"], male=["he"], n_bootstrap=99, random_state=0)

@@ -148,7 +148,8 @@ def test_planted_shift_is_the_differential_of_the_two_concepts() -> None:
 def test_planted_posts_pair_the_concept_with_the_planted_gender(fws) -> None:
     leader = fws[2]
     posts = study.planted_posts(
-        {"concept": "leader", "direction": "female", "n_posts": 400, "planted_share": 0.5}
+        {"concept": "leader", "direction": "female", "n_posts": 400, "planted_share": 0.5},
+        random_state=0,
     )
     assert len(posts) == 400
     words = [set(p.split()) for p in posts]
@@ -159,10 +160,11 @@ def test_planted_posts_pair_the_concept_with_the_planted_gender(fws) -> None:
     assert all(w & female for w in with_leader)
     assert not any(w & female for w in with_follower)
     assert posts == study.planted_posts(
-        {"concept": "leader", "direction": "female", "n_posts": 400, "planted_share": 0.5}
+        {"concept": "leader", "direction": "female", "n_posts": 400, "planted_share": 0.5},
+        random_state=0,
     )
     with pytest.raises(KeyError, match="unknown concept 'nurse'"):
-        study.planted_posts({"concept": "nurse"})
+        study.planted_posts({"concept": "nurse"}, random_state=0)
 
 
 def _corpora(people, **kw):

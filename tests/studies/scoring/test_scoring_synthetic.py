@@ -50,7 +50,9 @@ def test_opposite_words_pair_the_other_gender_about_half_the_time() -> None:
 
 
 def test_several_surface_forms_are_used() -> None:
-    posts = planted_corpus(600, attribute_words=["boss"], female=["she"], planted_share=0.5)
+    posts = planted_corpus(
+        600, attribute_words=["boss"], female=["she"], planted_share=0.5, random_state=0
+    )
     planted = {p for p in posts if "she" in _tokens(p)}
     assert {"she is boss", "she are boss", "she is so boss"} <= planted
     assert any(p.startswith("honestly she") for p in planted)
@@ -72,7 +74,7 @@ def test_deterministic_by_random_state() -> None:
 
 
 def test_at_least_one_planted_post() -> None:
-    posts = planted_corpus(5, attribute_words=["boss"], planted_share=0.01)
+    posts = planted_corpus(5, attribute_words=["boss"], planted_share=0.01, random_state=0)
     assert sum("boss" in _tokens(p) for p in posts) == 1
 
 
@@ -95,10 +97,10 @@ def test_bad_input_raises_one_line(kwargs: dict, match: str) -> None:
     kwargs = {"n_posts": 10, **kwargs}
     n = kwargs.pop("n_posts")
     with pytest.raises(ValueError, match=match) as err:
-        planted_corpus(n, **kwargs)
+        planted_corpus(n, **kwargs, random_state=0)
     assert "\n" not in str(err.value)
 
 
 def test_a_single_string_is_refused() -> None:
     with pytest.raises(TypeError, match="list of strings"):
-        planted_corpus(10, attribute_words="boss")
+        planted_corpus(10, attribute_words="boss", random_state=0)

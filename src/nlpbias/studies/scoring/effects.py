@@ -141,11 +141,11 @@ def kurita_effect_size(
     attributes_a: Sequence[str],
     attributes_b: Sequence[str],
     *,
-    n_permutations: int = 9999,
+    n_permutations: int,
     alternative: str = "two-sided",
     ddof: int = 1,
     column: str = "score",
-    random_state: None | int | np.random.Generator = None,
+    random_state: None | int | np.random.Generator,
 ) -> pd.Series:
     """Kurita's WEAT-like effect size on MLM scores, with a permutation test over targets.
 
@@ -164,7 +164,8 @@ def kurita_effect_size(
     --------
     >>> df = pd.DataFrame({"template": ["t"] * 4, "target": ["she", "she", "he", "he"],
     ...                    "attribute": ["home", "work"] * 2, "score": [1.0, 0.0, 0.0, 1.0]})
-    >>> r = kurita_effect_size(df, ["she"], ["he"], ["home"], ["work"], ddof=0)
+    >>> r = kurita_effect_size(df, ["she"], ["he"], ["home"], ["work"], ddof=0,
+    ...                        n_permutations=9999, random_state=0)
     >>> float(r["effect_size"]), float(r["p_value"])
     (2.0, 1.0)
     """
@@ -218,10 +219,10 @@ def bootstrap_bias_ci(
     female: Sequence[str],
     male: Sequence[str],
     attribute_groups: Mapping[str, Sequence[str]] | None = None,
-    n_bootstrap: int = 9999,
+    n_bootstrap: int,
     confidence_level: float = 0.95,
     column: str = "score",
-    random_state: None | int | np.random.Generator = None,
+    random_state: None | int | np.random.Generator,
 ) -> pd.DataFrame:
     """Dong's bias with percentile bootstrap CIs, resampling templates and attributes.
 
@@ -240,7 +241,8 @@ def bootstrap_bias_ci(
     --------
     >>> df = pd.DataFrame({"template": ["t", "t", "u", "u"], "target": ["she", "he"] * 2,
     ...                    "attribute": ["nurse"] * 4, "score": [1.0, 0.0, 2.0, 0.0]})
-    >>> ci = bootstrap_bias_ci(df, female=["she"], male=["he"], random_state=0)
+    >>> ci = bootstrap_bias_ci(df, female=["she"], male=["he"], n_bootstrap=9999,
+    ...                        random_state=0)
     >>> float(ci.loc["nurse", "bias"]), float(ci.loc["nurse", "ci_low"])
     (1.5, 1.0)
     """

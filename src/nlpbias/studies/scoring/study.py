@@ -246,7 +246,7 @@ def _concept_pair(concept: str) -> tuple[Framework, str] | None:
     return None
 
 
-def planted_posts(planted: Mapping[str, Any], *, random_state: int = 0) -> list[str]:
+def planted_posts(planted: Mapping[str, Any], *, random_state: int) -> list[str]:
     """A SYNTHETIC person whose posts pair one gender with one of Dong's attribute concepts.
 
     ``planted`` holds ``concept`` (default ``"leader"``: its words are planted), ``direction``

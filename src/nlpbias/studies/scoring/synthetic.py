@@ -130,7 +130,7 @@ def planted_corpus(
     opposite_words: Sequence[str] = (),
     direction: str = "female",
     planted_share: float = 0.2,
-    random_state: int = 0,
+    random_state: int,
 ) -> list[str]:
     """A SYNTHETIC personal corpus: neutral filler posts plus planted gendered statements.
 
@@ -160,7 +160,7 @@ def planted_corpus(
 
     Examples
     --------
-    >>> posts = planted_corpus(10, attribute_words=["leader"], planted_share=0.3)
+    >>> posts = planted_corpus(10, attribute_words=["leader"], planted_share=0.3, random_state=0)
     >>> len(posts), sum("leader" in p for p in posts)
     (10, 3)
     """
