@@ -11,7 +11,9 @@ from nlpbias.studies.logan import study as ex
 
 @pytest.fixture(scope="module")
 def run() -> dict:
-    data = ex.load_logan_data(use_data_home=False, n_synthetic=3000, random_state=0)
+    data = ex.load_logan_data(
+        use_data_home=False, max_rows=None, max_train=None, n_synthetic=3000, random_state=0
+    )
     return {"data": data, **ex.run_attribute(data, "planted", n_permutations=20,
                                              show_progress=False)}  # fmt: skip
 
@@ -42,7 +44,11 @@ def test_bad_requests(run: dict) -> None:
     with pytest.raises(KeyError, match="unknown attribute 'race'"):
         run["data"].subset("race")
     with pytest.raises(ValueError, match="classifier must be"):
-        ex.load_logan_data(use_data_home=False, classifier="bert")
+        ex.load_logan_data(use_data_home=False, max_rows=None, max_train=None, classifier="bert")
+    with pytest.raises(ValueError, match="max_rows must be"):
+        ex.load_logan_data(use_data_home=True, max_rows=0, max_train=None)
+    with pytest.raises(ValueError, match="max_train must be"):
+        ex.load_logan_data(use_data_home=True, max_rows=None, max_train=1.5)
 
 
 def test_topic_word_table_needs_texts_and_reads_clusters() -> None:
