@@ -166,19 +166,23 @@ def test_planted_posts_pair_the_concept_with_the_planted_gender(fws) -> None:
 
 
 def test_person_corpora_errors_and_planted_only() -> None:
-    out = study.person_corpora([], planted={"n_posts": 50})
+    out = study.person_corpora([], planted={"n_posts": 50}, max_val_posts=None)
     assert list(out) == ["planted"] and out["planted"][1] is None
     with pytest.raises(KeyError, match="unknown person 'Obama'"):
-        study.person_corpora(["Obama"])
+        study.person_corpora(["Obama"], max_val_posts=None)
     with pytest.raises(ValueError, match="no person to fine-tune on"):
-        study.person_corpora([])
+        study.person_corpora([], max_val_posts=None)
 
 
 def test_person_corpora_reads_dong_splits(use_data_home) -> None:
-    out = study.person_corpora(["Clinton"], max_posts=100)
+    out = study.person_corpora(["Clinton"], max_posts=100, max_val_posts=None)
     train, val = out["Clinton"]
     assert len(train) == 100 and all(t.strip() for t in train)
     assert 400 < len(val) <= 516  # Dong's validation file without its empty lines
+    capped = study.person_corpora(["Clinton"], max_posts=100, max_val_posts=50)["Clinton"]
+    assert capped == (train, val[:50])
+    with pytest.raises(ValueError, match="max_val_posts must be"):
+        study.person_corpora(["Clinton"], max_val_posts=0)
 
 
 def test_score_models_labels_concepts_and_genders(fws, monkeypatch) -> None:
@@ -207,7 +211,7 @@ def test_person_corpora_reads_your_posts(tmp_path) -> None:
     posts.write_text(
         "first post http://t.co/x\nRT @someone: not mine\n\nsecond post\n", encoding="utf-8"
     )
-    out = study.person_corpora([], personal_corpus=posts)
+    out = study.person_corpora([], personal_corpus=posts, max_val_posts=None)
     train, val = out["you"]
     assert val is None  # split 90/10 when fine-tuning
     assert train == ["first post", "second post"]  # URL removed, retweet and empty line dropped
@@ -217,7 +221,11 @@ def test_person_corpora_reads_a_headerless_latin1_csv(tmp_path) -> None:
     posts = tmp_path / "posts.csv"
     posts.write_bytes("2020-01-01,café talk\n2020-01-02,more posts\n".encode("latin-1"))
     out = study.person_corpora(
-        [], personal_corpus=posts, personal_column=1, personal_encoding="latin-1"
+        [],
+        personal_corpus=posts,
+        personal_column=1,
+        personal_encoding="latin-1",
+        max_val_posts=None,
     )
     assert out["you"] == (["café talk", "more posts"], None)
 
@@ -226,5 +234,5 @@ def test_person_corpora_needs_two_posts_and_names_the_file(tmp_path, one_line) -
     posts = tmp_path / "one.txt"
     posts.write_text("just one post\n", encoding="utf-8")
     with pytest.raises(ValueError) as err:
-        study.person_corpora([], personal_corpus=posts)
+        study.person_corpora([], personal_corpus=posts, max_val_posts=None)
     assert one_line(err).startswith(f"personal posts: {str(posts)!r} gives 1 post")
