@@ -19,7 +19,8 @@ help:
 	@echo "              REPOSITORY_URL=https://github.com/OWNER/REPO adds repository and launch buttons"
 	@echo "make check-site  the built book in headless chromium: pages, links, images, MathJax, search,"
 	@echo "              code and tables that fit the column, no warnings in outputs"
-	@echo "make test     lint + unit tests + every notebook on 'smoke' + book build with -W"
+	@echo "make test     lint + unit tests + every notebook on 'smoke' (and on 'paper-smoke' when"
+	@echo "              the data home is there) + book build with -W"
 	@echo "make lab      JupyterLab on notebooks/"
 	@echo "make run STUDY=data PROFILE=demo   run one notebook"
 
