@@ -20,7 +20,8 @@ help:
 	@echo "              STRICT=1 fails on any Sphinx warning (broken reference, stderr in an output)"
 	@echo "make check-site  the built book in headless chromium: pages, links, images, MathJax, search,"
 	@echo "              code and tables that fit the column (tools/sitecheck)"
-	@echo "make test     lint + unit tests + every notebook on 'smoke' + book build with -W"
+	@echo "make test     lint + unit tests + every notebook on 'smoke' (and on 'paper-smoke' when"
+	@echo "              the data home is there) + book build with -W"
 	@echo "make lab      JupyterLab on notebooks/"
 	@echo "make run STUDY=data PROFILE=demo   run one notebook"
 

@@ -3,12 +3,39 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _temporary_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Every test caches into one temporary folder, never into the checkout's .nlpbias_cache
+    (or a $NLPBIAS_CACHE of the shell): an entry left by an earlier run cannot make a test pass,
+    and the tests leave nothing behind. Notebook kernels inherit it. A test that needs its own
+    cache still sets ``NLPBIAS_CACHE`` with ``monkeypatch``."""
+    folder = tmp_path_factory.mktemp("nlpbias_cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("NLPBIAS_CACHE", str(folder))
+        yield folder
+
+
+@pytest.fixture(autouse=True)
+def _book_style() -> Iterator[None]:
+    """Every test draws in the book's style (``plotting.set_style``), whichever test ran before
+    it; the rcParams a test changes are restored after it. So a figure test's layout does not
+    depend on the order in which pytest runs the files."""
+    import matplotlib
+
+    from nlpbias import plotting
+
+    with matplotlib.rc_context():
+        plotting.set_style()
+        yield
 
 
 def _real_data_home() -> Path | None:

@@ -28,9 +28,8 @@ def test_unknown_parameter(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_unknown_profile(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["run", "data", "--profile", "nope", "--root", str(ROOT)]) == 1
-    assert "unknown profile 'nope': choose one of smoke, demo, paper, full" in _one_error_line(
-        capsys
-    )
+    msg = _one_error_line(capsys)
+    assert "unknown profile 'nope': choose one of smoke, demo, paper, paper-smoke, full" in msg
 
 
 def test_unknown_study(capsys: pytest.CaptureFixture[str]) -> None:
@@ -62,10 +61,10 @@ def test_missing_dataset_offline(
     assert "davidson2017" in err and "labeled_data.csv" in err and "https://" in err
 
 
-def test_data_list_shows_every_dataset(capsys: pytest.CaptureFixture[str], data_home) -> None:
+def test_data_list_shows_every_dataset(capsys: pytest.CaptureFixture[str], use_data_home) -> None:
     assert cli.main(["data", "list"]) == 0
     out = capsys.readouterr().out
-    for folder in sorted(p.name for p in data_home.iterdir() if p.is_dir()):
+    for folder in sorted(p.name for p in use_data_home.iterdir() if p.is_dir()):
         assert folder in out
 
 
@@ -77,7 +76,7 @@ def test_console_script_is_installed() -> None:
 
 def test_profiles_define_every_study_for_every_profile() -> None:
     config = runner.load_config(ROOT)
-    assert list(config["profiles"]) == ["smoke", "demo", "paper", "full"]
+    assert list(config["profiles"]) == ["smoke", "demo", "paper", "paper-smoke", "full"]
     for profile in config["profiles"]:
         for study in runner.chapters(ROOT):  # the studies and the pages
             # raises RunnerError if a profile sets a parameter the notebook does not define

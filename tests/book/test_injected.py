@@ -8,7 +8,7 @@ import pytest
 from papermill.translators import PythonTranslator, translate_parameters
 
 from nlpbias.book.injected import WIDTH, BookTranslator, use_book_translator
-from nlpbias.book.runner import KERNEL, resolve_parameters, studies
+from nlpbias.book.runner import KERNEL, profiles, resolve_parameters, studies
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,7 +64,7 @@ def test_papermill_uses_it_for_the_books_kernel() -> None:
     assert translate_parameters(KERNEL, "python", LONG) == BookTranslator.codify(LONG)
 
 
-@pytest.mark.parametrize("profile", ["smoke", "demo", "paper", "full"])
+@pytest.mark.parametrize("profile", profiles(ROOT))
 def test_every_profile_of_every_study_fits(profile: str) -> None:
     for study in studies(ROOT):
         params = resolve_parameters(ROOT, study, profile)

@@ -9,11 +9,6 @@ from figure_checks import assert_labels_clear_of_points, assert_texts_apart
 from nlpbias import plotting
 
 
-@pytest.fixture(autouse=True)
-def _style() -> None:
-    plotting.set_style()
-
-
 def test_annotate_apart_crowded_points_get_labels_that_overlap_nothing() -> None:
     rng = np.random.default_rng(0)
     x = np.r_[rng.normal(0.3, 0.04, 12), rng.uniform(0, 1, 12)]

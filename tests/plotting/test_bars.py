@@ -15,11 +15,6 @@ from figure_checks import (
 from nlpbias import plotting
 
 
-@pytest.fixture(autouse=True)
-def _style() -> None:
-    plotting.set_style()
-
-
 def _three_groups() -> pd.DataFrame:
     """The pinned-AUC chapter's figure: four metrics per group, three groups (hue)."""
     values = {

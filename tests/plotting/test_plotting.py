@@ -12,11 +12,6 @@ from matplotlib.figure import Figure
 from nlpbias import plotting
 
 
-@pytest.fixture(autouse=True)
-def _style() -> None:
-    plotting.set_style()
-
-
 def _bars(fig: Figure, i: int = 0) -> list:
     return [bar for container in fig.axes[i].containers for bar in container]
 

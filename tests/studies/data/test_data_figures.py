@@ -22,11 +22,6 @@ from nlpbias import plotting
 from nlpbias.studies.data import figures
 
 
-@pytest.fixture(autouse=True)
-def _style() -> None:
-    plotting.set_style()
-
-
 def test_length_figure_labels_hue_and_zero_lengths() -> None:
     lengths = pd.DataFrame(
         {"d": ["x"] * 4 + ["y"] * 4, "length": [0, 5, 40, 50, 3, 4, 5, 6],

@@ -8,13 +8,7 @@ import pandas as pd
 import pytest
 from figure_checks import assert_legend_clear, assert_no_hidden_bars, bars, legend_texts
 
-from nlpbias import plotting
 from nlpbias.studies.logan import figures
-
-
-@pytest.fixture(autouse=True)
-def _style() -> None:
-    plotting.set_style()
 
 
 def _table1() -> pd.DataFrame:

@@ -8,7 +8,6 @@ import pytest
 from figure_checks import assert_legend_clear, assert_panel_texts_apart
 from matplotlib.collections import PathCollection
 
-from nlpbias import plotting
 from nlpbias.studies.logan import (
     LOGAN,
     best_lams,
@@ -78,7 +77,6 @@ def test_seed_spread_is_deterministic_and_seeds_share_their_init(rows: dict) -> 
 
 
 def test_lambda_path_figure_draws_each_fit_at_its_values_hollow_when_unusable() -> None:
-    plotting.set_style()
     path = pd.DataFrame(
         {"method": ["K-Means", "LOGAN, paper's rule", "LOGAN, paper's rule", "LOGAN, exact rule"],
          "lam": [0.0, 1.0, 300.0, 1.0], "inertia_ratio": [1.0, 1.01, 2.5, 1.02],
@@ -100,7 +98,6 @@ def test_lambda_path_figure_draws_each_fit_at_its_values_hollow_when_unusable() 
 def test_lambda_path_figure_skips_a_fit_without_eligible_clusters() -> None:
     """A fit that kept no eligible cluster has NaN as its largest gap (the gender path of the
     paper profile once had one): it is not drawn there, and its λ is not written."""
-    plotting.set_style()
     path = pd.DataFrame(
         {"method": ["K-Means", "LOGAN, paper's rule", "LOGAN, paper's rule"],
          "lam": [0.0, 1.0, 300.0], "inertia_ratio": [1.0, 1.01, 3.0],
@@ -115,7 +112,6 @@ def test_lambda_path_figure_skips_a_fit_without_eligible_clusters() -> None:
 
 
 def test_seed_spread_figure_one_dot_per_seed_and_the_median() -> None:
-    plotting.set_style()
     spread = pd.DataFrame(
         {"method": ["K-Means"] * 4 + ["LOGAN, exact rule"] * 4, "seed": [0, 1, 2, 3] * 2,
          "bcr_pct": [50.0, 50.0, 62.5, 75.0, 62.5, 75.0, 75.0, 87.5],

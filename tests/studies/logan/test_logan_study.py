@@ -11,8 +11,9 @@ from nlpbias.studies.logan import study as ex
 
 @pytest.fixture(scope="module")
 def run() -> dict:
-    data = ex.load_logan_data(use_data_home=False, classifier="frozen", classifier_params={},
-                              n_synthetic=3000, random_state=0)  # fmt: skip
+    data = ex.load_logan_data(use_data_home=False, max_rows=None, max_train=None,
+                              classifier="frozen", classifier_params={}, n_synthetic=3000,
+                              random_state=0)  # fmt: skip
     return {"data": data, **ex.run_attribute(data, "planted", n_clusters=10,
                                              lam_grid=(1, 5, 10, 100), min_group_size=20,
                                              n_permutations=20, random_state=0,
@@ -45,8 +46,13 @@ def test_bad_requests(run: dict) -> None:
     with pytest.raises(KeyError, match="unknown attribute 'race'"):
         run["data"].subset("race")
     with pytest.raises(ValueError, match="classifier must be"):
-        ex.load_logan_data(use_data_home=False, classifier="bert", classifier_params={},
-                           n_synthetic=100, random_state=0)  # fmt: skip
+        ex.load_logan_data(use_data_home=False, max_rows=None, max_train=None, classifier="bert",
+                           classifier_params={}, n_synthetic=100, random_state=0)  # fmt: skip
+    knobs = {"classifier": "frozen", "classifier_params": {}, "n_synthetic": 100, "random_state": 0}
+    with pytest.raises(ValueError, match="max_rows must be"):
+        ex.load_logan_data(use_data_home=True, max_rows=0, max_train=None, **knobs)
+    with pytest.raises(ValueError, match="max_train must be"):
+        ex.load_logan_data(use_data_home=True, max_rows=None, max_train=1.5, **knobs)
 
 
 def test_topic_word_table_needs_texts_and_reads_clusters() -> None:

@@ -170,7 +170,8 @@ def test_planted_posts_pair_the_concept_with_the_planted_gender(fws) -> None:
 def _corpora(people, **kw):
     """study.person_corpora with every knob given: no person of one's own, no planted person."""
     knobs = {"personal_corpus": None, "personal_column": None, "personal_encoding": "utf-8",
-             "planted": None, "max_posts": None, "random_state": 0}  # fmt: skip
+             "planted": None, "max_posts": None, "max_val_posts": None,
+             "random_state": 0}  # fmt: skip
     return study.person_corpora(people, **{**knobs, **kw})
 
 
@@ -188,6 +189,10 @@ def test_person_corpora_reads_dong_splits(use_data_home) -> None:
     train, val = out["Clinton"]
     assert len(train) == 100 and all(t.strip() for t in train)
     assert 400 < len(val) <= 516  # Dong's validation file without its empty lines
+    capped = _corpora(["Clinton"], max_posts=100, max_val_posts=50)["Clinton"]
+    assert capped == (train, val[:50])
+    with pytest.raises(ValueError, match="max_val_posts must be"):
+        _corpora(["Clinton"], max_val_posts=0)
 
 
 def test_score_models_labels_concepts_and_genders(fws, monkeypatch) -> None:

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from nlpbias.core.cache import cached
-from nlpbias.core.checks import check_choice
+from nlpbias.core.checks import check_choice, check_int
 from nlpbias.core.repro import rng as _rng
 from nlpbias.studies.logan.calibration import max_gap_null, random_split_gap
 from nlpbias.studies.logan.estimator import LOGAN
@@ -106,15 +106,24 @@ def _classify(
 def load_logan_data(
     *,
     use_data_home: bool,
+    max_rows: int | None,
+    max_train: int | None,
     classifier: str,
     classifier_params: dict[str, Any] | None,
     n_synthetic: int,
     random_state: int | None,
     test_fraction: float = 0.2,
-    max_train: int | None = None,
 ) -> LoganData:
-    """The study's evaluation rows (see the module docstring)."""
+    """The study's evaluation rows (see the module docstring).
+
+    ``max_rows`` (real data only): at most this many Davidson tweets, drawn at random before the
+    train/test split (``None``: all of them); ``max_train``: at most this many of them train the
+    classifier (``None``: the whole training split).
+    """
     check_choice(classifier, "classifier", ("frozen", "finetune"))
+    for value, name in ((max_rows, "max_rows"), (max_train, "max_train")):
+        if value is not None:
+            check_int(value, name, minimum=20)
     gen = _rng(random_state)
     if not use_data_home:
         from nlpbias.studies.logan.synthetic import make_local_bias_data
@@ -137,6 +146,8 @@ def load_logan_data(
     from nlpbias.data.twitteraae import dialect_group, load_dialect_model
 
     tweets = load_davidson()[["text", "toxic"]].reset_index(drop=True)
+    if max_rows is not None and len(tweets) > max_rows:
+        tweets = tweets.sample(n=max_rows, random_state=gen).reset_index(drop=True)
     train, test = stratified_split(tweets, test_fraction, gen)
     if max_train is not None and len(train) > max_train:
         train = train.sample(n=max_train, random_state=gen)

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from nlpbias.core.checks import check_int
 from nlpbias.core.paths import data_file
 from nlpbias.data.wordsets import load_wordset
 from nlpbias.studies.scoring.effects import bootstrap_bias_ci, kurita_effect_size
@@ -197,6 +198,7 @@ def person_corpora(
     personal_encoding: str,
     planted: Mapping[str, Any] | None,
     max_posts: int | None,
+    max_val_posts: int | None,
     random_state: int,
 ) -> dict[str, tuple[list[str], list[str] | None]]:
     """Each person's (train, validation) posts; validation None means "split 90/10 later".
@@ -206,10 +208,13 @@ def person_corpora(
     :func:`nlpbias.studies.scoring.personal.load_posts` (text, CSV or Twitter archive), its
     ``column=personal_column`` (None: "text") and ``encoding=personal_encoding``; it needs 2
     posts at least. ``planted`` (:func:`planted_posts`) adds a synthetic person ``planted``.
-    ``max_posts`` keeps the first posts of each training set. Every error names the file.
+    ``max_posts`` keeps the first posts of each training set, ``max_val_posts`` the first posts
+    of each validation file (Trump and Clinton; None: all). Every error names the file.
     """
     from nlpbias.data.corpora import load_personal_corpus
 
+    if max_val_posts is not None:
+        check_int(max_val_posts, "max_val_posts", minimum=1)
     out: dict[str, tuple[list[str], list[str] | None]] = {}
     for person in people:
         if person not in PEOPLE:
@@ -217,7 +222,7 @@ def person_corpora(
         stem = PEOPLE[person]
         train = load_personal_corpus(stem, split="train", drop_empty=True)
         val = load_personal_corpus(stem, split="val", drop_empty=True)
-        out[person] = (train[:max_posts] if max_posts else train, val)
+        out[person] = (train[:max_posts] if max_posts else train, val[:max_val_posts])
     if personal_corpus is not None:
         from nlpbias.studies.scoring.personal import load_posts
 
