@@ -7,6 +7,7 @@ the checkout's _build is untouched); the tests below read that run.
 from __future__ import annotations
 
 import shutil
+import warnings
 from pathlib import Path
 
 import nbformat
@@ -18,6 +19,7 @@ from nlpbias.core import scorecard
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
+SMOKE_BUDGET_S = 60  # the design's budget for one notebook on smoke, 2 cores
 
 
 @pytest.fixture(scope="session")
@@ -42,7 +44,9 @@ def test_notebook_runs_on_smoke_with_figures_and_no_errors(smoke_project: Path, 
     nb = nbformat.read(executed, as_version=4)
     assert nb.metadata["nlpbias"]["status"] == "ok"
     assert nb.metadata["nlpbias"]["profile"] == "smoke"
-    assert nb.metadata["nlpbias"]["duration_s"] < 60, "smoke budget is 60 s per notebook"
+    seconds = nb.metadata["nlpbias"]["duration_s"]
+    if seconds > SMOKE_BUDGET_S:  # reported, not failed: tests never assert wall-clock times
+        warnings.warn(f"{study} took {seconds:.0f} s on smoke (budget {SMOKE_BUDGET_S} s)")
     outputs = [o for cell in _code_outputs(executed) for o in cell]
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("image/png" in o.get("data", {}) for o in outputs), "no figure in the notebook"
