@@ -46,7 +46,8 @@ def test_notebook_runs_on_smoke_with_figures_and_no_errors(smoke_project: Path, 
     assert nb.metadata["nlpbias"]["profile"] == "smoke"
     seconds = nb.metadata["nlpbias"]["duration_s"]
     if seconds > SMOKE_BUDGET_S:  # reported, not failed: tests never assert wall-clock times
-        warnings.warn(f"{study} took {seconds:.0f} s on smoke (budget {SMOKE_BUDGET_S} s)")
+        message = f"{study} took {seconds:.0f} s on smoke (budget {SMOKE_BUDGET_S} s)"
+        warnings.warn(message, stacklevel=1)
     outputs = [o for cell in _code_outputs(executed) for o in cell]
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("image/png" in o.get("data", {}) for o in outputs), "no figure in the notebook"
