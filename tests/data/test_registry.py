@@ -22,6 +22,10 @@ def _fake(contents: dict[str, bytes], name: str = "fake") -> reg.Dataset:
 # --------------------------------------------------------------------------- registry contents
 
 
+#: Registered datasets that no chapter reads yet, and the issue that will read them.
+NOT_YET_USED = {"wikipedia_talk_jigsaw2018": "issue 28: the pinned-AUC chapter's paper corpus"}
+
+
 def _source_checksums(folder: Path) -> dict[str, tuple[str, int | None]]:
     out: dict[str, tuple[str, int | None]] = {}
     for line in (folder / "SOURCE.md").read_text("utf-8").splitlines():
@@ -55,7 +59,8 @@ def test_registry_covers_every_folder_of_the_data_home(data_home: Path) -> None:
 def test_registry_urls_are_pinned_raw_files_of_the_origin() -> None:
     n_url = 0
     for ds in data.datasets().values():
-        assert ds.title and ds.description and ds.licence and ds.citation and ds.used_by
+        assert ds.title and ds.description and ds.licence and ds.citation
+        assert ds.used_by or ds.name in NOT_YET_USED, f"{ds.name}: used_by names no chapter"
         assert re.fullmatch(r"[0-9a-f]{40}", ds.commit)
         repo = ds.homepage.removeprefix("https://github.com/")
         for f in ds.files:
