@@ -28,11 +28,12 @@ from nlpbias.plotting.labels import Names
 
 __all__ = ["RNSB_VARIANTS", "association_figure", "rnsb_figure", "scatter_figure"]
 
-#: RNSB variant → (panel title, axis label with the unit) of :func:`rnsb_figure`.
+#: RNSB variant → (panel title, axis label with the unit) of :func:`rnsb_figure`; the unit is on
+#: a line of its own, so that the labels of two panels side by side do not run into each other.
 RNSB_VARIANTS: dict[str, tuple[str, str]] = {
-    "signed": ("signed two-set RNSB", "score from −1 to 1 (0: no bias)"),
-    "kl": ("KL from uniform", "KL divergence in nats (0: no bias)"),
-    "kl_sets": ("KL over the two sets", "KL divergence in nats (0: no bias)"),
+    "signed": ("signed two-set RNSB", "score from −1 to 1\n(0: no bias)"),
+    "kl": ("KL from uniform", "KL divergence in nats\n(0: no bias)"),
+    "kl_sets": ("KL over the two sets", "KL divergence in nats\n(0: no bias)"),
 }
 
 
