@@ -122,3 +122,42 @@ def test_heatmap_figure_long_column_names_break_and_do_not_run_together() -> Non
     ]  # fmt: skip
     assert ax.get_xlabel() == "outlined in red: under 60%"
     assert_panel_texts_apart(fig)
+
+
+def test_effect_size_figure_marks_a_series_absent_from_a_row_in_its_own_slot() -> None:
+    # the intrinsic chapter's demo: word2vec has no value for three of the four tests, and
+    # nothing on the figure said so
+    df = _table()
+    df = df[~((df["test"] == "w2") & (df["embedding"] == "w2v"))]
+    fig = plotting.effect_size_figure(df, hue="embedding", reference="paper")
+    ax = fig.axes[0]
+    marks = [t for t in ax.texts if t.get_text() == "n/a"]
+    assert len(marks) == 1  # exactly the one absent (row, level)
+    w2v = ax.containers[1].lines[0]
+    # row w2, at the same offset as the level's dot in row w1
+    assert marks[0].get_position()[1] == pytest.approx(w2v.get_ydata()[0] + 1)
+    assert marks[0].get_color() == w2v.get_color()  # in the absent level's colour
+    # a NaN value is absent too, and a level present everywhere gets no mark
+    df2 = _table().assign(effect_size=[1.2, -0.3, 0.8, np.nan])
+    ax2 = plotting.effect_size_figure(df2, hue="embedding").axes[0]
+    assert [t.get_text() for t in ax2.texts] == ["n/a"]
+    full = plotting.effect_size_figure(_table(), hue="embedding").axes[0]
+    assert not full.texts
+
+
+def test_effect_size_figure_legend_names_every_kind_of_mark_and_levels_in_words() -> None:
+    # the intrinsic chapter's comparison figure showed only the paper's diamond in its legend,
+    # not this book's dots with their intervals; hue levels were code ids
+    df = _table()[lambda d: d["embedding"] == "glove"]
+    fig = plotting.effect_size_figure(df, reference="paper", reference_label="Caliskan et al.")
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == [
+        "this book and its interval",
+        "Caliskan et al.",
+    ]
+    fig = plotting.effect_size_figure(
+        _table(), hue="embedding", hue_names={"w2v": "word2vec on Wikipedia summaries"}
+    )
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == [
+        "glove",
+        "word2vec on Wikipedia summaries",
+    ]

@@ -6,7 +6,18 @@ the figures only this chapter draws and its headline rows for the scorecard. Wha
 notebook calls from here:
 """
 
-from nlpbias.studies.intrinsic.figures import association_figure, rnsb_figure, scatter_figure
+from nlpbias.studies.intrinsic.figures import (
+    association_figure,
+    embedding_label,
+    rnsb_figure,
+    scatter_figure,
+)
 from nlpbias.studies.intrinsic.headlines import headlines
 
-__all__ = ["association_figure", "headlines", "rnsb_figure", "scatter_figure"]
+__all__ = [
+    "association_figure",
+    "embedding_label",
+    "headlines",
+    "rnsb_figure",
+    "scatter_figure",
+]
