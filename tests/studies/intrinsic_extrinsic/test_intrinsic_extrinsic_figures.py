@@ -60,9 +60,24 @@ def test_panels_share_one_legend_below_that_covers_no_point() -> None:
     assert_legend_clear(fig)
 
 
-def test_missing_column_is_named() -> None:
-    with pytest.raises((KeyError, ValueError), match="extrinsic:nope"):
-        intrinsic_extrinsic_figure(_scores(), [dict(PANEL, y="extrinsic:nope")])
+def test_a_column_measured_on_no_embedding_gives_an_na_panel_not_a_key_error() -> None:
+    # paper-smoke: a word set out of every tiny embedding's vocabulary raised a KeyError
+    scores = _scores().assign(**{"intrinsic:extracted:weat": np.nan})
+    fig = intrinsic_extrinsic_figure(scores, [PANEL, dict(PANEL, y="extrinsic:nope")])
+    for ax in fig.axes:
+        (text,) = [t.get_text() for t in ax.texts]
+        assert text.startswith("n/a: WEAT effect size d, extracted word sets")
+        assert "measured on no embedding" in text
+        assert not ax.collections  # nothing drawn as if measured
+    with pytest.raises(KeyError, match="method"):
+        intrinsic_extrinsic_figure(_scores().drop(columns="method"), [PANEL])
+
+
+def test_points_without_a_value_are_left_out_of_n() -> None:
+    scores = _scores()
+    scores.loc[1, "intrinsic:extracted:weat"] = np.nan
+    ax = intrinsic_extrinsic_figure(scores, [PANEL]).axes[0]
+    assert "(n = 3)" in ax.get_title()  # the original + 2 measured, not 4
 
 
 def test_rho_vs_paper_skips_cells_without_both_values() -> None:
@@ -77,6 +92,27 @@ def test_rho_vs_paper_skips_cells_without_both_values() -> None:
     ax = fig.axes[0]
     assert sum(len(c.get_offsets()) for c in ax.collections) == 1  # only the complete row
     assert_legend_clear(fig)
+
+
+def test_rho_vs_paper_legend_names_every_mark_in_words_and_the_title_counts_cells() -> None:
+    # the legend listed "WEAT" and "extracted" (ids) and not the diagonal drawn as reference
+    t = pd.DataFrame(
+        {"rho": [0.5, 0.4, 0.1], "paper rho": [0.9, 0.8, -0.1],
+         "wordset kind": ["extracted", "extracted", "WEAT"]}
+    )  # fmt: skip
+    fig = rho_vs_paper_figure(t)
+    ax = fig.axes[0]
+    texts = legend_texts(ax)
+    assert texts == [
+        "generic WEAT sets (1 cell)",
+        "aligned (extracted) word sets (2 cells)",
+        "ρ here = ρ in the paper",
+    ]
+    drawn = [c for c in ax.collections if len(c.get_offsets())] + [
+        line for line in ax.lines if not line.get_label().startswith("_")
+    ]
+    assert len(drawn) == len(texts)  # one entry per kind of mark drawn
+    assert ax.get_title().endswith("(3 cells)")
 
 
 def test_labels_name_methods_summary_columns_and_scores() -> None:

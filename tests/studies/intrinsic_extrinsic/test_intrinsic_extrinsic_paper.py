@@ -58,6 +58,10 @@ def test_tables_long_form_and_verdict_come_from_the_correlations() -> None:
     ]
     assert cell["paper rho"].item() == 0.83 and cell["wordset kind"].item() == "extracted"
     text = ie.alignment_text(ie.alignment_summary(corr))
-    assert text.startswith("- **coref, word2vec**") and "yes: aligned WEAT" in text
+    assert text.startswith("- **coreference, gender, word2vec**") and "better" not in text
+    diff = ie.alignment_difference(scores, corr, n_bootstrap=300, random_state=0)
+    text = ie.alignment_text(ie.alignment_summary(corr), diff)
+    assert "aligned WEAT tracks the downstream F1 gap better than generic WEAT" in text
+    assert "the 95 % interval of the difference excludes 0" in text
     panels = ie.figure1_panels(scores, ["coref"])
     assert [p["y"] for p in panels] == ["extrinsic:type1_f1"]

@@ -6,13 +6,17 @@ their word sets (:mod:`.families`), the embedding grid (:mod:`.grid`, with :mod:
 :mod:`.coref` and :mod:`.hsd`), the cached sweep (:mod:`.study`, with what its tasks share in
 memory: :mod:`.worker_memo`), the correlations
 (:mod:`.correlation`), the comparison with the paper (:mod:`.paper`), the figures
-(:mod:`.figures`) and the headline rows for the scorecard (:mod:`.headlines`).
+(:mod:`.figures`), the headline rows for the scorecard (:mod:`.headlines`) and which numbers
+travel between machines (:mod:`.machines`).
 """
 
+from nlpbias.studies.intrinsic_extrinsic import machines
 from nlpbias.studies.intrinsic_extrinsic.correlation import (
     correlations,
     mean_rho_interval,
     scores_frame,
+    seed_spread,
+    skipped_cells,
     skipped_table,
 )
 from nlpbias.studies.intrinsic_extrinsic.evaluation import (
@@ -38,9 +42,15 @@ from nlpbias.studies.intrinsic_extrinsic.grid import (
     embedding_grid,
 )
 from nlpbias.studies.intrinsic_extrinsic.headlines import (
+    headline_intervals,
     headlines,
 )
+from nlpbias.studies.intrinsic_extrinsic.machines import (
+    machine_paragraph,
+    machine_table,
+)
 from nlpbias.studies.intrinsic_extrinsic.paper import (
+    alignment_difference,
     alignment_summary,
     alignment_text,
     figure1_panels,
@@ -54,6 +64,7 @@ from nlpbias.studies.intrinsic_extrinsic.study import (
 )
 
 __all__ = [
+    "alignment_difference",
     "alignment_summary",
     "alignment_text",
     "build_embedding",
@@ -67,7 +78,11 @@ __all__ = [
     "intrinsic_extrinsic_figure",
     "merged_wordset",
     "FAMILY_LABELS",
+    "headline_intervals",
     "headlines",
+    "machine_paragraph",
+    "machines",
+    "machine_table",
     "mean_rho_interval",
     "METHOD_LABELS",
     "paper_table",
@@ -79,6 +94,8 @@ __all__ = [
     "run_study",
     "score_label",
     "scores_frame",
+    "seed_spread",
+    "skipped_cells",
     "skipped_table",
     "wordset_table",
 ]

@@ -26,7 +26,14 @@ from nlpbias.studies.intrinsic_extrinsic.families import (
     evaluation_sets,
 )
 
-__all__ = ["correlations", "mean_rho_interval", "scores_frame", "skipped_table"]
+__all__ = [
+    "correlations",
+    "mean_rho_interval",
+    "scores_frame",
+    "seed_spread",
+    "skipped_cells",
+    "skipped_table",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -114,27 +121,49 @@ def correlations(
     -------
     pandas.DataFrame
         Columns ``family``, ``bias``, ``algorithm``, ``modset``, ``view``, ``metric``,
-        ``wordset``, ``intrinsic``, ``n``, ``rho``, ``pvalue``.
+        ``wordset``, ``intrinsic``, ``n``, ``rho``, ``pvalue``; the cells left out, with their
+        reasons, are in ``.attrs["skipped"]`` (:func:`skipped_cells`).
     """
     from nlpbias.metrics.stats import spearman_permutation
 
-    rows = []
+    rows, skipped = [], []
     for fam, alg, modset, points in _blocks(scores):
         fam_name = fam.name
         for column in evaluation_sets(fam, modset):
             for intrinsic in ("weat", "rnsb"):
                 col = f"intrinsic:{column}:{intrinsic}"
-                if col not in points:
+                where = {"family": fam_name, "algorithm": alg, "modset": modset,
+                         "wordset": column, "intrinsic": intrinsic}  # fmt: skip
+                if col not in points or points[col].isna().all():
+                    skipped.append(
+                        {**where, "view": "all", "metric": "all", "n": 0,
+                         "reason": "the word set was measured on none of these embeddings "
+                         "(too many of its words out of their vocabularies)"}
+                    )  # fmt: skip
                     continue
                 for (view, metric), ycol in _extrinsic_columns(fam, points).items():
                     both = points[[col, ycol]].dropna()
-                    if len(both) < min_points:
-                        logger.info(
-                            "%s/%s: %s measured on %d embeddings only; cell left out",
-                            fam_name, alg, col, len(both),
-                        )  # fmt: skip
-                        continue
+                    cell = {**where, "view": view, "metric": metric, "n": len(both)}
                     x, y = both[col].to_numpy(float), both[ycol].to_numpy(float)
+                    if len(both) < min_points:
+                        reason = (
+                            f"{len(both)} embeddings with both numbers, fewer than "
+                            f"{min_points}: too few points for a correlation"
+                        )
+                    elif np.ptp(y) == 0:
+                        reason = (
+                            f"the downstream gap is the same ({y[0]:.3g}) on every embedding: "
+                            "a constant has no rank correlation"
+                        )
+                    elif np.ptp(x) == 0:
+                        reason = "the intrinsic score is the same on every embedding"
+                    else:
+                        reason = ""
+                    if reason:
+                        logger.info("%s/%s: %s vs %s: %s; cell left out",
+                                    fam_name, alg, col, ycol, reason)  # fmt: skip
+                        skipped.append({**cell, "reason": reason})
+                        continue
                     res = spearman_permutation(
                         x, y, n_resamples=n_resamples, random_state=random_state
                     )
@@ -153,7 +182,26 @@ def correlations(
                             "pvalue": float(res.p_value),
                         }
                     )
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows, columns=_CORR_COLUMNS)
+    out["n"] = out["n"].astype(int)
+    out.attrs["skipped"] = skipped
+    return out
+
+
+_CORR_COLUMNS = ["family", "bias", "algorithm", "modset", "view", "metric", "wordset",
+                 "intrinsic", "n", "rho", "pvalue"]  # fmt: skip
+
+
+def skipped_cells(corr: pd.DataFrame) -> pd.DataFrame:
+    """The cells :func:`correlations` left out, each with its reason (a word set measured on no
+    embedding, fewer than ``min_points`` embeddings, a constant gap or score).
+
+    Columns ``family``, ``algorithm``, ``modset``, ``wordset``, ``intrinsic``, ``view``,
+    ``metric``, ``n`` (embeddings with both numbers), ``reason``.
+    """
+    cols = ["family", "algorithm", "modset", "wordset", "intrinsic", "view", "metric", "n",
+            "reason"]  # fmt: skip
+    return pd.DataFrame(corr.attrs.get("skipped", []), columns=cols)
 
 
 def _spearman_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -178,6 +226,7 @@ def mean_rho_interval(
     n_resamples: int = 2000,
     confidence_level: float = 0.95,
     random_state: int,
+    seed_spread: bool = False,
 ) -> tuple[float, float, int]:
     """Percentile bootstrap interval, over the embeddings, of the mean ρ of some cells.
 
@@ -187,6 +236,17 @@ def mean_rho_interval(
     ρ is recomputed on the drawn embeddings (an embedding on which a word set was not measured
     stays out, as in :func:`correlations`) and the cells' ρ are averaged. Draws on which a
     cell is constant (ρ undefined) are left out of that draw's mean.
+
+    With ``seed_spread=True`` each draw also adds to every drawn embedding's extrinsic gap a
+    normal deviate with the standard deviation of that gap over the original embedding's
+    downstream seeds (``extrinsic_sd:…``): the change another seed of the downstream model — or
+    another CPU, which changes the training as a seed does — could bring; the change in each
+    cell's ρ is added to the draw's ρ less its mean over the draws (noise pulls every ρ towards
+    0; that average shift is not an uncertainty and is taken out, so the noise widens the
+    interval without moving it). The interval then holds both uncertainties the chapter can
+    afford to measure; it is conservative, since the observed gaps already carry one seed's
+    noise. A block whose original has one seed (no
+    spread) gets no noise; :func:`seed_spread` says which.
 
     Parameters
     ----------
@@ -231,9 +291,24 @@ def mean_rho_interval(
         n = len(points)
         n_total += n
         idx = gen.integers(0, n, size=(n_resamples, n))
-        per_block.append(
-            np.column_stack([_spearman_rows(x[idx, j], y[idx, j]) for j in range(x.shape[1])])
-        )
+        sd = np.zeros(y.shape[1])
+        if seed_spread:
+            original = points[points["method"] == "original"]
+            for j, c in enumerate(sel.itertuples()):
+                col = ycols[(c.view, c.metric)].replace("extrinsic:", "extrinsic_sd:", 1)
+                if col in original and len(original):
+                    sd[j] = np.nan_to_num(float(original[col].iloc[0]))
+        cols = []
+        for j in range(x.shape[1]):
+            rho = _spearman_rows(x[idx, j], y[idx, j])
+            if sd[j] > 0:  # the change the noise brings, less its mean (the attenuation)
+                noisy = _spearman_rows(
+                    x[idx, j], y[idx, j] + gen.normal(0.0, sd[j], size=(n_resamples, n))
+                )
+                change = noisy - rho
+                rho = rho + change - np.nanmean(change)
+            cols.append(rho)
+        per_block.append(np.column_stack(cols))
     if not per_block:
         raise ValueError("none of the cells is in scores; pass rows of correlations(scores)")
     rhos = np.concatenate(per_block, axis=1)
@@ -245,6 +320,41 @@ def mean_rho_interval(
     alpha = (1 - confidence_level) / 2
     low, high = np.quantile(means, [alpha, 1 - alpha])
     return float(low), float(high), n_total
+
+
+def seed_spread(scores: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
+    """The downstream seed-to-seed spread behind ``cells``: per family, algorithm and extrinsic
+    gap, the original embedding's number of seeds and the standard deviation of the gap over
+    them, beside the range of the gap over all embeddings of the family and algorithm.
+
+    Columns ``family``, ``algorithm``, ``gap``, ``seeds``, ``seed_sd``, ``range``.
+    """
+    rows = []
+    for (fam_name, alg), sub in cells.groupby(["family", "algorithm"], sort=False):
+        fam = FAMILIES[fam_name]
+        block = scores[(scores["family"] == fam_name) & (scores["algorithm"] == alg)]
+        original = block[block["method"] == "original"]
+        ycols = _extrinsic_columns(fam, block)
+        for view, metric in dict.fromkeys(zip(sub["view"], sub["metric"], strict=True)):
+            col = ycols[(view, metric)]
+            sd_col = col.replace("extrinsic:", "extrinsic_sd:", 1)
+            seeds = (
+                int(original["n_seeds"].iloc[0])
+                if len(original) and "n_seeds" in original and pd.notna(original["n_seeds"].iloc[0])
+                else 0
+            )
+            sd = float(original[sd_col].iloc[0]) if len(original) and sd_col in original else np.nan
+            rows.append(
+                {
+                    "family": fam_name,
+                    "algorithm": alg,
+                    "gap": col.removeprefix("extrinsic:"),
+                    "seeds": seeds,
+                    "seed_sd": sd,
+                    "range": float(block[col].max() - block[col].min()),
+                }
+            )
+    return pd.DataFrame(rows, columns=["family", "algorithm", "gap", "seeds", "seed_sd", "range"])
 
 
 def skipped_table(results: Sequence[Mapping[str, Any]]) -> pd.DataFrame:

@@ -52,6 +52,8 @@ RHO_LABELS: dict[str, str] = {
     for stat in ("rho", "significant")
 }
 _INTRINSIC = {"weat": "WEAT effect size d", "rnsb": "RNSB"}
+#: ``wordset kind`` of :func:`~nlpbias.studies.intrinsic_extrinsic.paper.rho_long` → words.
+_WORDSET_KINDS = {"extracted": "aligned (extracted) word sets", "WEAT": "generic WEAT sets"}
 _EXTRINSIC = {
     "type1": "pro − anti, WinoBias type 1",
     "type2": "pro − anti, WinoBias type 2",
@@ -106,7 +108,9 @@ def intrinsic_extrinsic_figure(
         Keys ``family``, ``algorithm``, ``modset``, ``x`` (an ``intrinsic:…`` column), ``y`` (an
         ``extrinsic:…`` column) and optional ``title``. The points are the original embedding
         (a star, with error bars of ±1 sample standard deviation over its extrinsic seeds) and
-        the embeddings modified with the panel's modification set, marked by method.
+        the embeddings modified with the panel's modification set, marked by method. A panel
+        whose x or y column was measured on no embedding (a word set out of every vocabulary)
+        says so ("n/a: …") instead of failing; embeddings missing x or y are left out.
     ncols : int, default 2
 
     Examples
@@ -123,11 +127,20 @@ def intrinsic_extrinsic_figure(
     fig, axes = new_figure(len(panels), ncols=ncols, width=4.6, height=3.6)
     for ax, panel in zip(axes, panels, strict=True):
         x, y = panel["x"], panel["y"]
-        _need(scores, [x, y], "intrinsic_extrinsic_figure")
         block = scores[
             (scores["family"] == panel["family"]) & (scores["algorithm"] == panel["algorithm"])
         ]
         points = block[(block["method"] == "original") | (block["modset"] == panel["modset"])]
+        absent = [c for c in (x, y) if c not in points or points[c].isna().all()]
+        if absent:  # e.g. a word set out of every embedding's vocabulary: say so in the panel
+            family = FAMILY_LABELS.get(panel["family"], panel["family"])
+            ax.set(title=panel.get("title", f"{family}, {panel['algorithm']}"),
+                   xlabel=score_label(x), ylabel=score_label(y), xticks=[], yticks=[])  # fmt: skip
+            ax.text(0.5, 0.5, "n/a: " + " and ".join(score_label(c) for c in absent)
+                    + "\nmeasured on no embedding of this run", transform=ax.transAxes,
+                    ha="center", va="center", fontsize="small", wrap=True)  # fmt: skip
+            continue
+        points = points.dropna(subset=[x, y])
         for method, (colour, marker, size) in _METHOD_STYLE.items():
             sub = points[points["method"] == method]
             if sub.empty:
@@ -167,7 +180,8 @@ def rho_vs_paper_figure(
     Parameters
     ----------
     table : DataFrame
-        Long form with columns ``rho``, ``paper rho`` and ``hue`` (e.g. "extracted" vs "WEAT").
+        Long form with columns ``rho``, ``paper rho`` and ``hue`` (e.g. "extracted" vs "WEAT",
+        named in words in the legend with their number of cells; the diagonal has its entry).
 
     Examples
     --------
@@ -180,14 +194,18 @@ def rho_vs_paper_figure(
     fig, (ax,) = new_figure(1, ncols=1, width=6.6, height=4.6)
     both = table.dropna(subset=["rho", "paper rho"])
     for i, (name, sub) in enumerate(both.groupby(hue, sort=True)):
-        ax.scatter(sub["paper rho"], sub["rho"], color=PALETTE[i], s=26, label=str(name))
-    ax.plot([-1, 1], [-1, 1], color="0.6", lw=0.8, ls="--", zorder=0)
+        cells = f"{len(sub)} cell" + ("s" if len(sub) != 1 else "")
+        label = f"{_WORDSET_KINDS.get(str(name), str(name))} ({cells})"
+        ax.scatter(sub["paper rho"], sub["rho"], color=PALETTE[i], s=26, label=label)
+    ax.plot(
+        [-1, 1], [-1, 1], color="0.6", lw=0.8, ls="--", zorder=0, label="ρ here = ρ in the paper"
+    )
     ax.set(
         xlim=(-1.05, 1.05),
         ylim=(-1.05, 1.05),
         xlabel="ρ in the paper",
         ylabel="ρ here",
-        title=title or "Spearman ρ: this book vs Katô & Miyao",
+        title=title or f"Spearman ρ: this book vs Katô & Miyao ({len(both)} cells)",
     )
     legend_beside(ax, fontsize="small")
     return fig

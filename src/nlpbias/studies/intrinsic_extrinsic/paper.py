@@ -19,6 +19,7 @@ import pandas as pd
 from nlpbias.studies.intrinsic_extrinsic.families import ALGORITHMS
 
 __all__ = [
+    "alignment_difference",
     "alignment_summary",
     "alignment_text",
     "figure1_panels",
@@ -186,32 +187,186 @@ def rho_long(tables: Mapping[tuple[str, str], tuple[str, pd.DataFrame]]) -> pd.D
     return pd.concat(long, ignore_index=True)
 
 
-def alignment_text(summary: pd.DataFrame, *, strong: float = 0.5, margin: float = 0.2) -> str:
-    """One Markdown bullet per row of :func:`alignment_summary`, with a verdict.
+#: What pairs an embedding modified with the aligned sets with one modified with the WEAT sets:
+#: the same method and the same modification parameters.
+_SETTING = ("method", "mode", "p", "delta_sim", "delta_ant", "reg")
 
-    The verdict is "yes" when the median ρ of aligned WEAT is above ``strong`` and exceeds the
-    generic WEAT sets' by more than ``margin``.
+
+def _median_rho(m: np.ndarray) -> float:
+    """Median over cells of Spearman ρ; ``m`` is (embeddings, 2, cells): intrinsic, extrinsic."""
+    from nlpbias.studies.intrinsic_extrinsic.correlation import _spearman_rows
+
+    rho = _spearman_rows(m[:, 0, :].T, m[:, 1, :].T)
+    return float(np.median(rho)) if np.isfinite(rho).all() else float("nan")
+
+
+def alignment_difference(
+    scores: pd.DataFrame,
+    corr: pd.DataFrame,
+    *,
+    n_bootstrap: int = 2000,
+    random_state: int,
+    min_points: int = 5,
+) -> pd.DataFrame:
+    """Does aligned WEAT track the downstream F1 gap better than generic WEAT? A paired bootstrap.
+
+    For each family and algorithm: the median ρ over the F1 cells of WEAT with the aligned
+    (extracted) sets, over the embeddings modified with those sets, minus the median ρ over the
+    F1 cells of WEAT 6–8 (3–5 for race), over the embeddings modified with the WEAT sets. The
+    two blocks are built with the same modification settings (method, mode and parameters), so
+    an embedding of one block is paired with the embedding of the other made with the same
+    setting (the original embedding belongs to both); each bootstrap draw resamples the *same*
+    settings for both medians (:func:`nlpbias.core.criteria.paired_bootstrap_difference`), and
+    :func:`nlpbias.core.criteria.differs` gives the verdict: the 95 % interval of the
+    difference excludes 0.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per family and algorithm: ``family``, ``algorithm``, ``settings`` (paired
+        settings, the original included), ``aligned``, ``generic`` (median ρ), ``difference``,
+        ``low``, ``high``, ``holds``, ``skipped`` (why no difference could be computed, else "").
+    """
+    from nlpbias.core.criteria import differs, paired_bootstrap_difference
+    from nlpbias.studies.intrinsic_extrinsic.correlation import _extrinsic_columns
+    from nlpbias.studies.intrinsic_extrinsic.families import FAMILIES
+
+    rows = []
+    f1 = corr[(corr["metric"] == "f1") & (corr["intrinsic"] == "weat")] if len(corr) else corr
+    for (fam_name, alg), block in scores.groupby(["family", "algorithm"], sort=False):
+        fam = FAMILIES[fam_name]
+        row: dict[str, Any] = {"family": fam_name, "algorithm": alg, "skipped": ""}
+        ycols = [c for (view, m), c in _extrinsic_columns(fam, block).items() if m == "f1"]
+        have = f1[(f1["family"] == fam_name) & (f1["algorithm"] == alg)] if len(f1) else f1
+        generic_sets = sorted(
+            set(have.loc[have["modset"] == "weat", "wordset"]) if len(have) else set()
+        )
+        original = block[block["method"] == "original"].iloc[:1]
+        parts = {}
+        for modset in ("extracted", "weat"):
+            part = pd.concat([original, block[block.get("modset") == modset]])
+            setting = pd.Series(
+                [tuple(str(r.get(k)) for k in _SETTING) for _, r in part.iterrows()],
+                index=part.index,
+            )  # a setting met twice (not in a grid) is paired in order of appearance
+            key = [
+                (*t, n) for t, n in zip(setting, setting.groupby(setting).cumcount(), strict=True)
+            ]
+            parts[modset] = part.set_axis(pd.Index(key, tupleize_cols=False))
+        common = [k for k in parts["extracted"].index if k in parts["weat"].index]
+        if not ycols or not generic_sets or "extracted" not in set(have.get("wordset", [])):
+            row["skipped"] = "the aligned or the generic WEAT cells are not in this run"
+        elif len(common) < min_points:
+            row["skipped"] = (
+                f"{len(common)} paired settings (fewer than {min_points}): no correlation"
+            )
+        if row["skipped"]:
+            rows.append(row)
+            continue
+        a, g = parts["extracted"].loc[common], parts["weat"].loc[common]
+        x = np.stack(
+            [
+                a[["intrinsic:extracted:weat"] * len(ycols)].to_numpy(float),
+                a[ycols].to_numpy(float),
+            ],
+            axis=1,
+        )
+        xg = [f"intrinsic:{w}:weat" for w in generic_sets for _ in ycols]
+        yg = [c for _ in generic_sets for c in ycols]
+        y = np.stack([g[xg].to_numpy(float), g[yg].to_numpy(float)], axis=1)
+        try:
+            diff = paired_bootstrap_difference(
+                x, y, statistic=_median_rho, n_bootstrap=n_bootstrap, random_state=random_state
+            )
+        except ValueError as err:  # a constant gap or word set: ρ undefined
+            row["skipped"] = f"no difference: {err}"
+            rows.append(row)
+            continue
+        outcome = differs(diff)
+        row.update(
+            settings=len(common),
+            aligned=_median_rho(x),
+            generic=_median_rho(y),
+            difference=diff.estimate,
+            low=diff.low,
+            high=diff.high,
+            holds=bool(outcome.holds),
+        )
+        rows.append(row)
+    cols = ["family", "algorithm", "settings", "aligned", "generic", "difference", "low", "high"]
+    out = pd.DataFrame(rows, columns=[*cols, "holds", "skipped"])
+    if len(out):
+        out["settings"] = out["settings"].astype("Int64")
+    return out
+
+
+def alignment_text(
+    summary: pd.DataFrame, difference: pd.DataFrame | None = None, *, alpha: float = 0.05
+) -> str:
+    """One Markdown bullet per row of :func:`alignment_summary`, with the verdict of
+    :func:`alignment_difference` (its criterion and numbers printed with it).
+
+    Without ``difference`` the bullet gives the medians and no verdict.
 
     Examples
     --------
     >>> row = {"family": "coref", "algorithm": "w2v", "weat_extracted_rho": 0.9,
     ...        "weat_generic_rho": 0.1, "weat_extracted_significant": 1.0,
     ...        "weat_generic_significant": 0.0, "rnsb_extracted_rho": 0.6, "rnsb_generic_rho": 0.1}
-    >>> "yes: aligned WEAT" in alignment_text(pd.DataFrame([row]))
+    >>> diff = pd.DataFrame([{"family": "coref", "algorithm": "w2v", "settings": 9,
+    ...     "aligned": 0.9, "generic": 0.1, "difference": 0.8, "low": 0.5, "high": 1.0,
+    ...     "holds": True, "skipped": ""}])
+    >>> "tracks the downstream F1 gap better than" in alignment_text(pd.DataFrame([row]), diff)
+    True
+    >>> diff.loc[0, ["low", "holds"]] = [-0.1, False]
+    >>> "does not track the downstream F1 gap detectably better" in alignment_text(
+    ...     pd.DataFrame([row]), diff)
     True
     """
+    from nlpbias.core.criteria import Interval, differs
+    from nlpbias.studies.intrinsic_extrinsic.figures import FAMILY_LABELS
+
     lines = []
     for row in summary.itertuples(index=False):
         aligned, generic = row.weat_extracted_rho, row.weat_generic_rho
-        verdict = (
-            "yes: aligned WEAT tracks the downstream gap and generic WEAT much less"
-            if aligned > strong and aligned - generic > margin
-            else "no clear advantage for the aligned word sets"
+        line = (
+            f"- **{FAMILY_LABELS.get(row.family, row.family)}, {row.algorithm}**: median ρ over "
+            f"the F1 cells {_fmt(aligned)} with the aligned (extracted) sets "
+            f"({_pct(row.weat_extracted_significant)} of those cells p < {alpha:g}) against "
+            f"{_fmt(generic)} with the generic WEAT sets ({_pct(row.weat_generic_significant)}); "
+            f"RNSB {_fmt(row.rnsb_extracted_rho)} against {_fmt(row.rnsb_generic_rho)}"
+        )
+        match = (
+            difference[
+                (difference["family"] == row.family) & (difference["algorithm"] == row.algorithm)
+            ]
+            if difference is not None and len(difference)
+            else pd.DataFrame()
+        )
+        if match.empty:
+            lines.append(line + ".")
+            continue
+        d = match.iloc[0]
+        if d["skipped"]:
+            lines.append(f"{line}. No verdict on alignment: {d['skipped']}.")
+            continue
+        outcome = differs(
+            Interval(d["difference"], d["low"], d["high"]),
+            yes="aligned WEAT tracks the downstream F1 gap better than generic WEAT",
+            no="aligned WEAT does not track the downstream F1 gap detectably better than "
+            "generic WEAT",
         )
         lines.append(
-            f"- **{row.family}, {row.algorithm}**: median ρ {aligned:.2f} with the extracted "
-            f"sets ({row.weat_extracted_significant:.0%} of cells p < 0.05) against "
-            f"{generic:.2f} with the WEAT sets ({row.weat_generic_significant:.0%}); RNSB "
-            f"{row.rnsb_extracted_rho:.2f} vs {row.rnsb_generic_rho:.2f} — {verdict}."
+            f"{line}. Paired bootstrap over the {int(d['settings'])} modification settings "
+            f"(the original and each setting of the modification grid, the same draw for both "
+            f"medians): {outcome.word} (rule: {outcome.criterion}; {outcome.detail})."
         )
     return "\n".join(lines)
+
+
+def _fmt(x: float) -> str:
+    return "—" if pd.isna(x) else f"{x:.2f}"
+
+
+def _pct(x: float) -> str:
+    return "no cells" if pd.isna(x) else f"{x:.0%}"
