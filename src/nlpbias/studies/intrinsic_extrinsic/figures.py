@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from nlpbias.plotting import PALETTE, legend_below, legend_beside, new_figure
+from nlpbias.plotting import PALETTE, legend_below, new_figure
 from nlpbias.plotting import require_columns as _need
 from nlpbias.studies.intrinsic_extrinsic.families import FAMILIES
 
@@ -191,7 +191,7 @@ def rho_vs_paper_figure(
     1
     """
     _need(table, ["rho", "paper rho", hue], "rho_vs_paper_figure")
-    fig, (ax,) = new_figure(1, ncols=1, width=6.6, height=4.6)
+    fig, (ax,) = new_figure(1, ncols=1, width=6.0, height=5.2)
     both = table.dropna(subset=["rho", "paper rho"])
     for i, (name, sub) in enumerate(both.groupby(hue, sort=True)):
         cells = f"{len(sub)} cell" + ("s" if len(sub) != 1 else "")
@@ -207,5 +207,6 @@ def rho_vs_paper_figure(
         ylabel="ρ here",
         title=title or f"Spearman ρ: this book vs Katô & Miyao ({len(both)} cells)",
     )
-    legend_beside(ax, fontsize="small")
+    # below the panel: beside it, the entries (in words, with their counts) squeezed the axes
+    legend_below(fig, *ax.get_legend_handles_labels())
     return fig
