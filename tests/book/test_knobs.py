@@ -57,6 +57,7 @@ EXCEPTIONS: dict[tuple[str, str, str], str] = {
     # of permutations of each rho's p-value
     ("intrinsic_extrinsic", "headlines", "n_resamples"): "bootstrap, not the permutations",
     ("intrinsic_extrinsic", "mean_rho_interval", "n_resamples"): "bootstrap, not permutations",
+    ("intrinsic_extrinsic", "headline_intervals", "n_resamples"): "bootstrap, not permutations",
     # buckets come from n_buckets or from the edges of another set's buckets
     ("pinned_auc", "length_buckets", "n_buckets"): "n_buckets or edges",
     # seeds of one embedding's evaluation (the stand-in data, the split, the downstream models,
