@@ -69,7 +69,7 @@ def test_alignment_difference_skips_with_a_reason() -> None:
     assert row["skipped"].startswith("4 paired settings (fewer than 5)")
     only = correlations(scores[scores["modset"] != "weat"], n_resamples=9, random_state=0)
     row = study.alignment_difference(scores, only, random_state=0).iloc[0]
-    assert "not in this run" in row["skipped"]
+    assert row["skipped"].startswith("this run has no F1 cell of generic WEAT")
     text = study.alignment_text(study.alignment_summary(only), study.alignment_difference(
         scores, only, random_state=0))  # fmt: skip
     assert "No verdict on alignment" in text and "nan" not in text

@@ -254,8 +254,13 @@ def alignment_difference(
             ]
             parts[modset] = part.set_axis(pd.Index(key, tupleize_cols=False))
         common = [k for k in parts["extracted"].index if k in parts["weat"].index]
-        if not ycols or not generic_sets or "extracted" not in set(have.get("wordset", [])):
-            row["skipped"] = "the aligned or the generic WEAT cells are not in this run"
+        if not ycols or "extracted" not in set(have.get("wordset", [])):
+            row["skipped"] = "this run has no F1 cell of aligned WEAT"
+        elif not generic_sets:
+            row["skipped"] = (
+                "this run has no F1 cell of generic WEAT (no embedding modified with the WEAT "
+                "sets, or too few of their words in the vocabularies), so nothing to compare with"
+            )
         elif len(common) < min_points:
             row["skipped"] = (
                 f"{len(common)} paired settings (fewer than {min_points}): no correlation"
