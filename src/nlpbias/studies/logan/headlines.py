@@ -12,8 +12,15 @@ from the same k-means++ starts):
   Table 1). Ours: LOGAN's largest cluster gap per seed minus the global gap, same summary; the
   reason adds the permutation p of the largest gap (is it larger than chance?).
 
-On the synthetic stand-in (``smoke``, ``demo``) its single planted attribute stands in for race
-and gender, and every row is *not testable offline* by the scorecard's rules.
+Degenerate fits (:data:`~nlpbias.studies.logan.summaries.DEGENERATE_RULES`: a largest gap of 100
+points, one eligible cluster, too few eligible clusters, no convergence) are left out before any
+number is taken: a seed whose K-Means or LOGAN fit is degenerate drops out of the row, and the
+interval says how many seeds are left.
+
+On the synthetic stand-in (``smoke``, ``demo``) its single planted attribute answers the race rows
+(``bcr_gain_race`` and ``local_gap_race``); the stand-in has no second attribute, so the gender
+row has no number and says so (one attribute's number is not shown twice). Every row is *not
+testable offline* there by the scorecard's rules.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from nlpbias.core.scorecard import headline
+from nlpbias.studies.logan.robustness import usable_fits
 
 __all__ = ["SECTION", "headlines"]
 
@@ -34,18 +42,35 @@ _LOGAN = "LOGAN, paper's rule"
 
 
 def _attribute(name: str, available: list[str], synthetic: bool) -> str | None:
-    """The attribute that answers the paper's ``name``: itself, or the stand-in's only one."""
+    """The attribute that answers the paper's ``name``: itself, or (for race only) the
+    stand-in's only one; the stand-in has no second attribute to answer gender."""
     if name in available:
         return name
-    return available[0] if synthetic and len(available) == 1 else None
+    if synthetic and name == "race" and len(available) == 1:
+        return available[0]
+    return None
 
 
 def _paired(spread: pd.DataFrame, column: str) -> pd.DataFrame:
-    """``column`` of K-Means and of LOGAN (paper's rule) side by side, one row per seed."""
-    wide = spread.pivot_table(index="seed", columns="method", values=column)
+    """``column`` of K-Means and of LOGAN (paper's rule) side by side, one row per seed whose
+    two fits are both usable (a degenerate fit drops its seed)."""
+    seeds = spread["seed"].nunique() if "seed" in spread.columns else 0
+    wide = usable_fits(spread).pivot_table(index="seed", columns="method", values=column)
     if "K-Means" not in wide or _LOGAN not in wide:
-        return pd.DataFrame(columns=["K-Means", _LOGAN])
-    return wide[["K-Means", _LOGAN]].dropna()
+        out = pd.DataFrame(columns=["K-Means", _LOGAN])
+    else:
+        out = wide[["K-Means", _LOGAN]].dropna()
+    out.attrs["n_seeds"] = seeds
+    return out
+
+
+def _logan(spread: pd.DataFrame, column: str) -> pd.Series:
+    """``column`` of LOGAN (paper's rule) per seed whose fit is usable."""
+    seeds = spread["seed"].nunique() if "seed" in spread.columns else 0
+    fits = usable_fits(spread)
+    out = fits.loc[fits["method"] == _LOGAN, column].dropna().astype(float)
+    out.attrs["n_seeds"] = seeds
+    return out
 
 
 def _summary(values: pd.Series) -> dict[str, float | None]:
@@ -57,13 +82,28 @@ def _summary(values: pd.Series) -> dict[str, float | None]:
     return {"book": float(med), "ci_low": float(lo), "ci_high": float(hi)}
 
 
-def _interval(n: int, lam: float | None) -> str:
+def _seeds(n: int, total: int) -> str:
+    left = total - n
+    if left <= 0:
+        return f"{n} k-means++ seeds"
+    return f"{n} of {total} k-means++ seeds ({left} left out: a degenerate K-Means or LOGAN fit)"
+
+
+def _interval(n: int, total: int, lam: float | None, *, what: str) -> str:
+    """What the row's interval is: ``what`` (``"gain"`` or ``"gap"``) over the usable seeds."""
     if n == 0:
-        return "none: no usable LOGAN fit in the seed spread"
+        return "none: no seed with usable K-Means and LOGAN fits in the seed spread"
     at = f", λ = {lam:g}" if lam is not None else ""
+    if what == "gain":
+        return (
+            f"median and 2.5–97.5 percentiles over {_seeds(n, total)} of the per-seed "
+            f"difference LOGAN (the paper's rule{at}) − K-Means from the same start; seed "
+            "variation only (one classifier, one test set)"
+        )
     return (
-        f"median and 2.5–97.5 percentiles over {n} k-means++ seeds (LOGAN: the paper's "
-        f"rule{at}; K-Means from the same starts)"
+        f"median and 2.5–97.5 percentiles over {_seeds(n, total)} of LOGAN's largest cluster "
+        f"gap (the paper's rule{at}) minus the global gap, a fixed number; seed variation "
+        "only (one classifier, one test set)"
     )
 
 
@@ -105,10 +145,10 @@ def headlines(
     t4 = paper["table4_race"]
     attr = _attribute("race", available, synthetic)
     gain = pd.Series(dtype=float)
-    lam = None
+    lam, total = None, 0
     if attr is not None:
         bcr = _paired(robust[attr]["spread"], "bcr_pct")
-        gain = bcr[_LOGAN] - bcr["K-Means"]
+        gain, total = bcr[_LOGAN] - bcr["K-Means"], bcr.attrs["n_seeds"]
         lam = robust[attr].get("lams", {}).get("paper")
     rows.append(
         headline(
@@ -120,9 +160,9 @@ def headlines(
             ),
             paper=float(t4["LOGAN"]["BCR"] - t4["K-Means"]["BCR"]),
             **_summary(gain),
-            interval=_interval(len(gain), lam),
+            interval=_interval(len(gain), total, lam, what="gain"),
             unit="points of BCR, LOGAN − K-Means",
-            note=f"attribute: {attr}" if synthetic and attr else "",
+            note=f"attribute: {attr}, the stand-in's one attribute" if synthetic and attr else "",
         )
     )
 
@@ -130,14 +170,19 @@ def headlines(
         t1 = paper["table1"][name]
         attr = _attribute(name, available, synthetic)
         excess = pd.Series(dtype=float)
-        note, lam = "", None
+        note, lam, total = "", None, 0
+        if attr is None and synthetic and name != "race" and available:
+            note = (
+                f"the synthetic stand-in has one attribute ({available[0]}), whose number is on "
+                "the race row; it has no second attribute to stand for this one"
+            )
         if attr is not None:
             global_gap = float(runs[attr]["table1"].loc["Global", "bias"])
-            gaps = _paired(robust[attr]["spread"], "max_abs_gap_pts")
-            excess = gaps[_LOGAN] - global_gap
+            gaps = _logan(robust[attr]["spread"], "max_abs_gap_pts")
+            excess, total = gaps - global_gap, gaps.attrs["n_seeds"]
             lam = robust[attr].get("lams", {}).get("paper")
             null = runs[attr].get("null")
-            note = f"attribute: {attr}; " if synthetic else ""
+            note = f"attribute: {attr}, the stand-in's one attribute; " if synthetic else ""
             if name == "race" and not synthetic:
                 note = "race by TwitterAAE dialect here; "
             if null is not None:
@@ -153,7 +198,11 @@ def headlines(
                 ),
                 paper=float(t1["LOGAN"]["bias"] - t1["Global"]["bias"]),
                 **_summary(excess),
-                interval=_interval(len(excess), lam),
+                interval=(
+                    "none: no such attribute in this run"
+                    if attr is None
+                    else _interval(len(excess), total, lam, what="gap")
+                ),
                 unit="points, largest LOGAN cluster gap − global gap",
                 note=note.rstrip("; "),
             )
