@@ -19,7 +19,7 @@ from nlpbias.studies.logan.robustness import robustness_verdict
 from nlpbias.studies.logan.summaries import degenerate_reason, select_lambda
 from nlpbias.studies.logan.synthetic import make_local_bias_data
 
-GAP_100 = "largest gap 100 points (a cluster split by group and correctness)"
+GAP_100 = "largest gap 100 points"
 
 
 @pytest.fixture(scope="module")
@@ -48,9 +48,9 @@ def _fit(rows: dict) -> dict:
         ({"converged": True, "n_eligible": 0, "min_clusters": 1, "max_abs_gap_pts": None},
          "no eligible cluster"),
         ({"converged": True, "n_eligible": 2, "min_clusters": 3, "max_abs_gap_pts": np.nan},
-         "2 eligible clusters, fewer than min_clusters = 3"),
+         "2 eligible clusters < min_clusters = 3"),
         ({"converged": False, "n_eligible": 6, "min_clusters": 3, "max_abs_gap_pts": 20.0,
-          "max_iter": 50}, "did not converge in max_iter = 50 iterations"),
+          "max_iter": 50}, "no convergence in max_iter = 50 iterations"),
     ],
 )  # fmt: skip
 def test_each_rule_names_its_reason(kw: dict, want: str) -> None:

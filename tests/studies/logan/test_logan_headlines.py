@@ -127,7 +127,7 @@ def test_degenerate_fits_never_reach_a_row() -> None:
         spread.loc[bad, ["max_abs_gap_pts", "bcr_pct", "degenerate"]] = [
             100.0,
             100.0,
-            "largest gap 100 points (a cluster split by group and correctness)",
+            "largest gap 100 points",
         ]
         spread.loc[(spread["method"] == "K-Means") & (spread["seed"] == 2),
                    ["bcr_pct", "degenerate"]] = [0.0, "one eligible cluster"]  # fmt: skip

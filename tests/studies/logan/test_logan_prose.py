@@ -25,8 +25,7 @@ def _run(global_gap: float, logan_gap: float, *, ratio: float = 1.0, bcr: float 
     t4 = pd.DataFrame({"inertia_ratio": [1.0, ratio], "bcr_pct": [40.0, bcr]},
                       index=["K-Means", "LOGAN"])  # fmt: skip
     lam_table = pd.DataFrame(
-        {"degenerate": ["", "", "largest gap 100 points (a cluster split by group and "
-                                "correctness)"]},
+        {"degenerate": ["", "", "largest gap 100 points"]},
         index=pd.Index([1.0, 10.0, 1000.0], name="lam"),
     )  # fmt: skip
     return {"table1": t1, "table4": t4, "lam": 10.0, "lambda_table": lam_table,

@@ -117,23 +117,23 @@ def degenerate_reason(
     >>> degenerate_reason(converged=True, n_eligible=10, min_clusters=5, max_abs_gap_pts=31.9)
     ''
     >>> degenerate_reason(converged=True, n_eligible=10, min_clusters=5, max_abs_gap_pts=100.0)
-    'largest gap 100 points (a cluster split by group and correctness)'
+    'largest gap 100 points'
     >>> degenerate_reason(converged=False, n_eligible=1, min_clusters=5, max_abs_gap_pts=62.4,
     ...                   max_iter=300)
-    'did not converge in max_iter = 300 iterations; one eligible cluster'
+    'no convergence in max_iter = 300 iterations; one eligible cluster'
     """
     reasons = []
     if not converged:
         within = f" in max_iter = {max_iter} iterations" if max_iter is not None else ""
-        reasons.append(f"did not converge{within}")
+        reasons.append(f"no convergence{within}")
     n_eligible = int(n_eligible)
     if n_eligible <= 1:
         reasons.append("no eligible cluster" if n_eligible == 0 else "one eligible cluster")
     elif n_eligible < min_clusters:
-        reasons.append(f"{n_eligible} eligible clusters, fewer than min_clusters = {min_clusters}")
+        reasons.append(f"{n_eligible} eligible clusters < min_clusters = {min_clusters}")
     gap = np.nan if max_abs_gap_pts is None else float(max_abs_gap_pts)
     if np.isfinite(gap) and gap >= 100 - 1e-9:
-        reasons.append("largest gap 100 points (a cluster split by group and correctness)")
+        reasons.append("largest gap 100 points")
     return "; ".join(reasons)
 
 
