@@ -112,9 +112,17 @@ def test_spread_summary_counts_what_it_leaves_out() -> None:
     text = robustness_verdict({"race": {"summary": s, "lams": {"exact": 300.0}}})
     assert "over 2 of 4 k-means++ seeds (2 degenerate fits left out)" in text
     assert "(28.0–30.0)" in text and "100" not in text
-    # every fit of a rule degenerate: no row, and the verdict says so
+    # every fit of a rule degenerate: its counts, no statistics, and the verdict says so
     spread.loc[spread["method"] == "LOGAN, exact rule", "degenerate"] = GAP_100
     s = spread_summary(spread)
-    assert "LOGAN, exact rule" not in s.index
+    assert s.loc["LOGAN, exact rule", ["n_seeds", "n_degenerate"]].tolist() == [4, 4]
+    assert np.isnan(s.loc["LOGAN, exact rule", "gap_max"])
     text = robustness_verdict({"race": {"summary": s, "lams": {"exact": 300.0}}})
     assert "every seed's fit is degenerate" in text
+    # every K-Means fit degenerate (the paper-smoke profile's race): no range, no verdict
+    spread["degenerate"] = np.where(spread["method"] == "K-Means", "one eligible cluster", "")
+    s = spread_summary(spread)
+    assert "kmeans_range_clusters" not in s.attrs
+    text = robustness_verdict({"race": {"summary": s, "lams": {"exact": 300.0}}})
+    assert "every K-Means fit of the 4 k-means++ seeds is degenerate" in text
+    assert "no verdict for this attribute" in text

@@ -57,7 +57,10 @@ def test_planted_verdicts_from_the_seed_spread() -> None:
     assert race["paper"] == pytest.approx(21.5 - 4.8)
     assert race["book"] == pytest.approx(np.median(np.linspace(18.0, 21.0, n)) - 3.0)
     assert race["ci_low"] == pytest.approx(np.percentile(np.linspace(15.0, 18.0, n), 2.5))
-    assert race["verdict"] == "reproduced" and "permutation p = 0.1" in race["reason"]
+    assert race["verdict"] == "reproduced" and race["p_value"] == 0.1
+    assert "permutation test of the largest gap (9 refits on shuffled groups" in race["reason"]
+    # the interval finds an effect and p = 0.1 does not: the reason says they disagree
+    assert "the two uncertainties disagree" in race["reason"]
     assert rows["local_gap_gender"]["verdict"] == "direction only"
     assert all(r["section"] == SECTION for r in rows.values())
     scorecard.check_rows(list(rows.values()))
@@ -153,3 +156,14 @@ def test_gap_interval_says_it_holds_seed_variation_only() -> None:
     assert "4 k-means++ seeds" in race["interval"]
     assert "minus the global gap, a fixed number" in race["interval"]
     assert "seed variation only" in race["interval"] and "λ = 30" in race["interval"]
+
+
+def test_a_degenerate_selected_fit_gives_no_permutation_p() -> None:
+    runs, robust = _inputs(["race"], bcr_km=[50.0] * 4, bcr_logan=[62.5] * 4,
+                           gap_logan=[20.0] * 4)  # fmt: skip
+    runs["race"]["table4"] = pd.DataFrame(
+        {"degenerate": ["", "3 eligible clusters < min_clusters = 5"]}, index=["K-Means", "LOGAN"]
+    )
+    race = _by_key(study.headlines(runs, robust, paper=PAPER, source="real"))["local_gap_race"]
+    assert np.isnan(race["p_value"]) and "no permutation p" in race["reason"]
+    assert "3 eligible clusters < min_clusters = 5" in race["reason"]

@@ -100,3 +100,21 @@ def test_counts_are_whole_numbers_and_noise_prints_as_zero() -> None:
     with pytest.raises(ValueError, match="whole number"):
         prose._count(2.5)
     assert prose._num(8.5e-17) == "0.0" and prose._num(-3e-13, 3) == "0.000"
+
+
+def test_a_degenerate_selected_fit_is_left_out_of_tables_and_sentences() -> None:
+    """When no λ of the grid gives a usable fit (the paper-smoke profile's gender), the
+    selection falls back to a degenerate fit: its numbers reach no table or sentence."""
+    run = _run(2.0, 28.7)
+    run["table4"]["degenerate"] = ["2 eligible clusters < min_clusters = 5"] * 2
+    t1 = prose.table1_comparison({"gender": run, "race": _run(4.0, 20.0)}, PAPER)
+    assert ("gender", "LOGAN") not in t1.index and ("gender", "K-Means") not in t1.index
+    assert ("gender", "Global") in t1.index and ("race", "LOGAN") in t1.index
+    assert "gender, LOGAN (2 eligible clusters < min_clusters = 5)" in t1.attrs["note"]
+    cmp = prose.paper_comparison({"gender": run}, PAPER)
+    assert cmp.loc["largest LOGAN cluster gap (points)", "this run: gender"] == "degenerate fit"
+    assert cmp.loc["global gap (points)", "this run: gender"] == "2.0"
+    assert "No λ of the grid gave a usable LOGAN fit for gender" in cmp.attrs["note"]
+    text = prose.null_sentences({"gender": run}, PAPER)
+    assert "28.7" not in text and "permutation p" not in text
+    assert "no λ of the grid gave a usable LOGAN fit" in text

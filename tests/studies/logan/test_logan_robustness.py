@@ -198,11 +198,15 @@ def test_verdict_follows_the_rule_stated_before_the_numbers() -> None:
     # K-Means moves between 2 and 4 biased clusters: a median gain of 1 is within that
     within = robustness_verdict({"race": res([2, 3, 4], [3, 4, 5])})
     assert "a range of 2: a one-cluster difference is within" in within
-    assert "does not add biased clusters beyond K-Means' seed range (median +1)" in within
+    assert (
+        "does not add biased clusters beyond K-Means' seed range (rule: the difference is "
+        "larger than K-Means' range over the seeds, 2; medians 4 − 3 = 1)"
+    ) in within
     # K-Means always finds 3: a median gain of 2 adds clusters
     adds = robustness_verdict({"race": res([3, 3, 3], [5, 5, 6])})
     assert "a range of 0: a one-cluster difference exceeds" in adds
-    assert "it adds biased clusters beyond K-Means' seed range (median +2)" in adds
+    assert "it adds biased clusters beyond K-Means' seed range" in adds
+    assert "range over the seeds, 0; medians 5 − 3 = 2)" in adds
     assert "LOGAN, paper's rule: no usable λ on the path, not fitted." in adds
 
 
@@ -222,3 +226,25 @@ def test_seed_spread_figure_leaves_degenerate_fits_out_and_says_so() -> None:
     assert labels == ["K-Means", "LOGAN, exact rule\n(1 degenerate left out)"]
     assert_legend_clear(fig)
     assert_panel_texts_apart(fig)
+
+
+def test_seed_spread_figure_explains_an_empty_panel_and_the_path_counts_are_whole() -> None:
+    """The paper-smoke profile's gender: every K-Means fit degenerate and LOGAN never fitted
+    (no usable λ). The panel says so instead of showing bare axes."""
+    spread = pd.DataFrame(
+        {"attribute": ["race"] * 2 + ["gender"] * 2, "seed": [0, 1, 0, 1],
+         "method": ["K-Means", "LOGAN, paper's rule", "K-Means", "K-Means"],
+         "bcr_pct": [50.0, 60.0, 100.0, 100.0], "max_abs_gap_pts": [20.0, 25.0, 30.0, 31.0],
+         "degenerate": ["", "", "one eligible cluster", "one eligible cluster"]}
+    )  # fmt: skip
+    fig = seed_spread_figure(spread)
+    gender = fig.axes[2]
+    assert [t.get_text() for t in gender.texts] == ["every fit is degenerate:\nnothing to draw"]
+    assert [t.get_text() for t in gender.get_yticklabels()] == [
+        "K-Means\n(2 degenerate left out)",
+        "LOGAN, paper's rule\n(not fitted: no usable λ)",
+    ]
+    assert_panel_texts_apart(fig)
+    path = _demo_path().assign(n_biased=[2, 2, 2, 2, 1, 1, 2, 2, 2, 1, 1])
+    ticks = lambda_path_figure(path).axes[0].get_yticks()
+    assert all(float(t).is_integer() for t in ticks)

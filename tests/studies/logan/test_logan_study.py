@@ -63,6 +63,7 @@ def test_topic_word_table_needs_texts_and_reads_clusters() -> None:
     y = np.ones(120, int)
     pred = y.copy()
     pred[60:][group[60:] == "B"] = 0  # the second region is biased against B
+    pred[61] = 1  # one B right there: a gap below 100 points (a gap of 100 is degenerate)
     data = ex.LoganData(X=X, y_true=y, y_pred=pred, y_score=pred.astype(float),
                         groups={"g": pd.Series(group)}, pairs={"g": ("A", "B")},
                         source="test", texts=texts)  # fmt: skip
@@ -71,8 +72,15 @@ def test_topic_word_table_needs_texts_and_reads_clusters() -> None:
                          show_progress=False)  # fmt: skip
     table = ex.topic_word_table({"g": r}, exclude=["car"], random_state=0)
     most = table.set_index("which").loc["most biased"]
-    assert most["gap_pts"] == pytest.approx(100.0) and "engine" in most["words"]
+    assert most["gap_pts"] == pytest.approx(100 - 100 / 30) and "engine" in most["words"]
     assert "car" not in most["words"]
+    # every B wrong in the region: a gap of 100 points, a degenerate fit, whose words are not read
+    pred[61] = 0
+    r100 = ex.run_attribute(data, "g", n_clusters=2, lam_grid=(1,), min_group_size=5,
+                            min_clusters=1, n_permutations=5, random_state=0,
+                            show_progress=False)  # fmt: skip
+    assert r100["table4"].loc["LOGAN", "degenerate"] == "largest gap 100 points"
+    assert ex.topic_word_table({"g": r100}, random_state=0).empty
     r["subset"]["texts"] = None
     with pytest.raises(ValueError, match="no texts"):
         ex.topic_word_table({"g": r}, random_state=0)

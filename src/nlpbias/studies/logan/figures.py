@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.ticker import MaxNLocator
 
 from nlpbias.plotting import (
     PALETTE,
@@ -202,6 +203,8 @@ def lambda_path_figure(path: pd.DataFrame) -> Figure:
             ax.set_xlim(-0.5, len(lams) - 0.5)
             ax.tick_params(axis="x", labelsize="small")
             ax.set(xlabel="λ (0: K-Means)", ylabel=label, title=f"{attr}" if attr else "")
+            if y == "n_biased":  # a count: whole numbers on its axis
+                ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     handles = [
         Line2D([], [], color=c, marker=m, linestyle="-" if n != "K-Means" else "",
                markersize=9 if m == "*" else 6)
@@ -243,8 +246,13 @@ def seed_spread_figure(spread: pd.DataFrame) -> Figure:
         left_out = (frame["attribute"] == attr).groupby(frame["method"]).sum() - sub.groupby(
             "method"
         ).size().reindex(methods, fill_value=0)
+        fitted = set(frame.loc[frame["attribute"] == attr, "method"])
         names = [
-            f"{m}\n({int(left_out.get(m, 0))} degenerate left out)" if left_out.get(m, 0) else m
+            f"{m}\n(not fitted: no usable λ)"
+            if m not in fitted
+            else f"{m}\n({int(left_out.get(m, 0))} degenerate left out)"
+            if left_out.get(m, 0)
+            else m
             for m in methods
         ]
         for col, (x, (label, step)) in enumerate(columns.items()):
@@ -263,6 +271,11 @@ def seed_spread_figure(spread: pd.DataFrame) -> Figure:
                     ax.plot([med, med], [i + 0.22, i + 0.42], color="black", linewidth=2.5)
             ax.set_yticks(range(len(methods)), names)
             ax.set_ylim(len(methods) - 0.5, -0.5)
+            if sub.empty:  # say why the panel is empty rather than draw bare axes
+                ax.text(0.5, 0.5, "every fit is degenerate:\nnothing to draw", ha="center",
+                        va="center", transform=ax.transAxes, fontsize="small",
+                        color="0.3")  # fmt: skip
+                ax.set_xticks([])
             ax.set(xlabel=label, title=f"{attr}" if attr else "")
             if col:
                 ax.tick_params(axis="y", labelleft=False)

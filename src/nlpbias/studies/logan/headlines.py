@@ -10,7 +10,8 @@ from the same k-means++ starts):
 - ``local_gap_race`` and ``local_gap_gender``: the most biased LOGAN cluster has a far larger
   accuracy gap than the whole test set — race 4.8 → 21.5 points, gender 1.8 → 23.1 (their
   Table 1). Ours: LOGAN's largest cluster gap per seed minus the global gap, same summary; the
-  reason adds the permutation p of the largest gap (is it larger than chance?).
+  row's second uncertainty is the permutation p of the largest gap (is it larger than chance?),
+  and the reason says when the two disagree.
 
 Degenerate fits (:data:`~nlpbias.studies.logan.summaries.DEGENERATE_RULES`: a largest gap of 100
 points, one eligible cluster, too few eligible clusters, no convergence) are left out before any
@@ -32,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from nlpbias.core.scorecard import headline
+from nlpbias.core.text import fmt_count as _count
 from nlpbias.studies.logan.robustness import usable_fits
 
 __all__ = ["SECTION", "headlines"]
@@ -97,13 +99,13 @@ def _interval(n: int, total: int, lam: float | None, *, what: str) -> str:
     if what == "gain":
         return (
             f"median and 2.5–97.5 percentiles over {_seeds(n, total)} of the per-seed "
-            f"difference LOGAN (the paper's rule{at}) − K-Means from the same start; seed "
-            "variation only (one classifier, one test set)"
+            f"difference LOGAN (the paper's rule{at}) − K-Means from the same start (seed "
+            "variation only: one classifier, one test set)"
         )
     return (
         f"median and 2.5–97.5 percentiles over {_seeds(n, total)} of LOGAN's largest cluster "
-        f"gap (the paper's rule{at}) minus the global gap, a fixed number; seed variation "
-        "only (one classifier, one test set)"
+        f"gap (the paper's rule{at}) minus the global gap, a fixed number (seed variation "
+        "only: one classifier, one test set)"
     )
 
 
@@ -171,6 +173,7 @@ def headlines(
         attr = _attribute(name, available, synthetic)
         excess = pd.Series(dtype=float)
         note, lam, total = "", None, 0
+        p_value, test = None, ""
         if attr is None and synthetic and name != "race" and available:
             note = (
                 f"the synthetic stand-in has one attribute ({available[0]}), whose number is on "
@@ -182,11 +185,22 @@ def headlines(
             excess, total = gaps - global_gap, gaps.attrs["n_seeds"]
             lam = robust[attr].get("lams", {}).get("paper")
             null = runs[attr].get("null")
-            note = f"attribute: {attr}, the stand-in's one attribute; " if synthetic else ""
+            note = f"attribute: {attr}, the stand-in's one attribute" if synthetic else ""
             if name == "race" and not synthetic:
-                note = "race by TwitterAAE dialect here; "
-            if null is not None:
-                note += f"largest gap vs shuffled groups: permutation p = {null.p_value:.3g}"
+                note = "race by TwitterAAE dialect here"
+            t4 = runs[attr].get("table4")
+            bad = "" if t4 is None or "degenerate" not in t4 else str(t4.loc["LOGAN", "degenerate"])
+            if bad:  # the permutation null was fitted at a λ whose fit is degenerate: not used
+                note += ("; " if note else "") + (
+                    f"no permutation p: no λ of the grid gave a usable LOGAN fit ({bad})"
+                )
+            elif null is not None:
+                at = runs[attr].get("lam")
+                test = (
+                    f"permutation test of the largest gap ({_count(len(null.null))} refits on "
+                    "shuffled groups" + (f", λ = {at:g})" if at is not None else ")")
+                )
+                p_value = float(null.p_value)
         rows.append(
             headline(
                 **base,
@@ -204,7 +218,9 @@ def headlines(
                     else _interval(len(excess), total, lam, what="gap")
                 ),
                 unit="points, largest LOGAN cluster gap − global gap",
-                note=note.rstrip("; "),
+                note=note,
+                p_value=p_value,
+                test=test,
             )
         )
     return rows

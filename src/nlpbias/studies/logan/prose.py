@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nlpbias.core.text import NOISE, fmt_count
+
 __all__ = [
     "null_sentences",
     "paper_comparison",
@@ -31,19 +33,15 @@ __all__ = [
 ]
 
 
-def _count(n: int | float) -> str:
-    """A count with thousands separators; a non-integer is an error, not a rounded float."""
-    if float(n) != int(n):
-        raise ValueError(f"a count must be a whole number, got {n!r}")
-    return f"{int(n):,}"
+_count = fmt_count  # counts as integers with thousands separators (a non-integer raises)
 
 
 def _num(x: float, digits: int = 1) -> str:
-    """``x`` to ``digits`` decimals, with floating noise (|x| < 1e-12) printed as 0."""
+    """``x`` to ``digits`` decimals (a table's column aligns), floating noise printed as 0."""
     x = float(x)
     if not np.isfinite(x):
         return "not available"
-    return f"{0.0 if abs(x) < 1e-12 else x:.{digits}f}"
+    return f"{0.0 if abs(x) < NOISE else x:.{digits}f}"
 
 
 def _cell(text: str) -> str:
@@ -101,6 +99,15 @@ def setting_table(data: Any) -> str:
     return "\n".join(lines)
 
 
+def _degenerate(run: Mapping[str, Any], method: str) -> str:
+    """The reason the run's ``method`` fit ("K-Means" or "LOGAN") is degenerate, "" if not."""
+    t4 = run.get("table4")
+    if t4 is None or "degenerate" not in t4.columns or method not in t4.index:
+        return ""
+    reason = t4.loc[method, "degenerate"]
+    return "" if reason is None or reason is False or reason != reason else str(reason)
+
+
 def table1_comparison(
     runs: Mapping[str, Mapping[str, Any]], paper: Mapping[str, Any]
 ) -> pd.DataFrame:
@@ -109,9 +116,16 @@ def table1_comparison(
 
     Columns of the paper (``paper_acc_1`` ...) appear only when some attribute of the run is one
     of the paper's (race, gender): no all-NaN column. ``attrs["note"]`` says which attributes
-    have no counterpart in the paper ("" when all have one).
+    have no counterpart in the paper ("" when all have one), and which rows are left out because
+    their fit is degenerate (the selection found no usable λ, or K-Means itself is degenerate).
     """
+    dropped = {}
+    for a, r in runs.items():
+        for m in ("K-Means", "LOGAN"):
+            if why := _degenerate(r, m):
+                dropped[a, m] = why
     ours = pd.concat({a: r["table1"] for a, r in runs.items()}, names=["attribute", "method"])
+    ours = ours.drop(index=list(dropped))
     theirs = pd.concat(
         {a: pd.DataFrame(v).T for a, v in paper["table1"].items()}, names=["attribute", "method"]
     )
@@ -127,6 +141,11 @@ def table1_comparison(
             "the end of the chapter."
             if len(alone) == len(runs)
             else f"The paper's Table 1 has no rows for {names}: their paper columns are empty."
+        )
+    if dropped:
+        left = "; ".join(f"{a}, {m} ({why})" for (a, m), why in dropped.items())
+        note = (note + " " if note else "") + (
+            f"Rows left out because their fit is degenerate: {left}."
         )
     out.attrs["note"] = note
     return out
@@ -161,8 +180,10 @@ def paper_comparison(
             "inertia": r["table4"].loc["LOGAN", "inertia_ratio"],
             "bcr": r["table4"].loc["LOGAN", "bcr_pct"],
         }
+        bad = _degenerate(r, "LOGAN")
         cols[f"this run: {attr}"] = {
-            row: _num(vals[k], digits[k]) for row, k in _QUANTITIES.items()
+            row: ("degenerate fit" if bad and k != "global" else _num(vals[k], digits[k]))
+            for row, k in _QUANTITIES.items()
         }
     for attr, v in paper["table1"].items():
         vals = {
@@ -177,6 +198,7 @@ def paper_comparison(
         }
     out = pd.DataFrame(cols)
     out.index.name = "quantity"
+    bad = {a: why for a, r in runs.items() if (why := _degenerate(r, "LOGAN"))}
     alone = [a for a in runs if a not in paper["table1"]]
     out.attrs["note"] = (
         f"This run's {', '.join(f'`{a}`' for a in alone)} is the synthetic stand-in's planted "
@@ -187,6 +209,12 @@ def paper_comparison(
         else "The permutation p of the largest gap has no counterpart in the paper; it is in "
         "the table of the permutation null."
     )
+    if bad:
+        out.attrs["note"] += (
+            " No λ of the grid gave a usable LOGAN fit for "
+            + "; ".join(f"{a} ({why})" for a, why in bad.items())
+            + ": its numbers are not shown."
+        )
     return out
 
 
@@ -208,6 +236,16 @@ def null_sentences(runs: Mapping[str, Mapping[str, Any]], paper: Mapping[str, An
     for a, r in runs.items():
         null = r["null"]
         splits = r["split_gaps"]["abs_gap_pts"]
+        bad = _degenerate(r, "LOGAN")
+        if bad:
+            lines.append(
+                f"- **{a}**: no λ of the grid gave a usable LOGAN fit ({bad}), so its largest gap "
+                "is not judged against the permutation null; global gap "
+                f"{_num(r['table1'].loc['Global', 'bias'])} points; random halves differ by "
+                f"{_num(splits.mean())} points on average over {_count(len(splits))} splits "
+                f"(paper: {paper['random_split_gap']:g})."
+            )
+            continue
         lines.append(
             f"- **{a}**: largest gap {_num(null.observed)} points with LOGAN "
             f"(λ = {r['lam']:g}); permutation p = {null.p_value:.3f} over "
@@ -226,13 +264,15 @@ def selection_sentence(runs: Mapping[str, Mapping[str, Any]]) -> str:
     for a, r in runs.items():
         table = r["lambda_table"]
         bad = table[table["degenerate"].astype(str).str.strip() != ""]
-        text = f"- **{a}**: λ = {r['lam']:g} of the grid"
-        if table.attrs.get("note"):
-            text += f" — {table.attrs['note']}"
-        if bad.empty:
-            text += "; no fit of the grid is degenerate."
+        left = "; ".join(f"λ = {lam:g}: {why}" for lam, why in bad["degenerate"].items())
+        if len(bad) == len(table):
+            text = (
+                f"- **{a}**: every λ of the grid gave a degenerate fit ({left}), so there is no "
+                "usable λ: LOGAN's numbers are left out of the tables and sentences below."
+            )
+        elif bad.empty:
+            text = f"- **{a}**: λ = {r['lam']:g} of the grid; no fit of the grid is degenerate."
         else:
-            left = "; ".join(f"λ = {lam:g}: {why}" for lam, why in bad["degenerate"].items())
-            text += f"; left out as degenerate: {left}."
+            text = f"- **{a}**: λ = {r['lam']:g} of the grid; left out as degenerate: {left}."
         lines.append(text)
     return "\n".join(lines)

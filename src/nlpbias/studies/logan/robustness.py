@@ -27,7 +27,9 @@ import pandas as pd
 from sklearn.base import clone
 
 from nlpbias.core.checks import check_int
+from nlpbias.core.criteria import exceeds
 from nlpbias.core.progress import progress
+from nlpbias.core.text import fmt_count as _count
 from nlpbias.studies.logan.estimator import LOGAN, logan_or_default
 from nlpbias.studies.logan.lloyd import RULES
 from nlpbias.studies.logan.summaries import fit_summary, select_lambda
@@ -195,8 +197,11 @@ def spread_summary(spread: pd.DataFrame, *, paper_gain_clusters: int = 1) -> pd.
         }
     )
     out.index.name = "method"
-    out = out[out["n_seeds"] > out["n_degenerate"]]  # a method with no usable fit: no row
-    if "K-Means" in out.index:
+    # a method whose every fit is degenerate keeps its row: its counts, and no statistics (NaN)
+    if (
+        "K-Means" in out.index
+        and out.loc["K-Means", "n_seeds"] > out.loc["K-Means", "n_degenerate"]
+    ):
         km = out.loc["K-Means"]
         out.attrs["kmeans_range_clusters"] = int(km["biased_max"] - km["biased_min"])
         out.attrs["paper_gain_clusters"] = paper_gain_clusters
@@ -279,6 +284,13 @@ def robustness_verdict(results: Mapping[str, Mapping[str, Any]]) -> str:
         if "K-Means" not in summary.index:
             raise ValueError(f"{attr}: the seed spread has no K-Means rows; use run_robustness")
         km = summary.loc["K-Means"]
+        if int(km["n_degenerate"]) >= int(km["n_seeds"]):
+            lines.append(
+                f"- **{attr}** — every K-Means fit of the {_count(km['n_seeds'])} k-means++ seeds "
+                "is degenerate (see the λ table for the reason), so there is no seed range to "
+                "judge the rules against: no verdict for this attribute."
+            )
+            continue
         span = float(km["biased_max"] - km["biased_min"])
         parts = [
             f"**{attr}** — over {_seeds(km)} K-Means finds "
@@ -292,23 +304,30 @@ def robustness_verdict(results: Mapping[str, Mapping[str, Any]]) -> str:
             if rule not in res["lams"]:
                 parts.append(f"{method}: no usable λ on the path, not fitted.")
                 continue
-            if method not in summary.index:
+            if (
+                method not in summary.index
+                or summary.loc[method, "n_degenerate"] >= (summary.loc[method, "n_seeds"])
+            ):
                 parts.append(
                     f"{method} (λ = {res['lams'][rule]:g}): every seed's fit is degenerate, "
                     "nothing to summarise."
                 )
                 continue
             row = summary.loc[method]
-            gain = float(row["biased_median"] - km["biased_median"])
-            adds = gain > span
+            adds = exceeds(
+                float(row["biased_median"]),
+                float(km["biased_median"]),
+                margin=span,
+                margin_name="K-Means' range over the seeds",
+                yes="adds",
+                no="does not add",
+            )
             over = f", over {_seeds(row)}" if row.get("n_degenerate", 0) else ""
             parts.append(
                 f"{method} (λ = {res['lams'][rule]:g}{over}): {_span(row, 'biased')} biased "
-                "clusters, "
-                f"largest gap {_span(row, 'gap')} points against K-Means' "
-                f"{_span(km, 'gap')}; it "
-                + ("adds" if adds else "does not add")
-                + f" biased clusters beyond K-Means' seed range (median {gain:+g})."
+                f"clusters, largest gap {_span(row, 'gap')} points against K-Means' "
+                f"{_span(km, 'gap')}; it {adds.word} biased clusters beyond K-Means' seed "
+                f"range (rule: {adds.criterion}; medians {adds.detail})."
             )
         lines.append("- " + " ".join(parts))
     return "\n".join(lines)

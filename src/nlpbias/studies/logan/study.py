@@ -271,10 +271,15 @@ def topic_word_table(
     """Topic words of the most and the least biased eligible LOGAN cluster of each attribute.
 
     ``runs`` maps an attribute to the output of :func:`run_attribute` (its subset must have
-    texts). Returns ``attribute, cluster, which ('most biased'/'least biased'), gap_pts, words``.
+    texts). Returns ``attribute, cluster, which ('most biased'/'least biased'), gap_pts, words``;
+    an attribute whose LOGAN fit is degenerate (no usable λ: ``table4``'s ``degenerate``) is
+    left out.
     """
     rows = []
     for attr, r in runs.items():
+        t4 = r.get("table4")
+        if t4 is not None and "degenerate" in t4 and str(t4.loc["LOGAN", "degenerate"]):
+            continue  # no usable λ: a degenerate fit's clusters are not read
         texts = r["subset"]["texts"]
         if texts is None:
             raise ValueError(f"{attr}: these rows have no texts (synthetic data); nothing to read")
