@@ -138,10 +138,13 @@ def test_degenerate_fits_never_reach_a_row() -> None:
     race = rows["local_gap_race"]
     # 8 usable LOGAN fits of 20 points on a global gap of 3: no 100 anywhere
     assert (race["book"], race["ci_low"], race["ci_high"]) == (17.0, 17.0, 17.0)
-    assert "8 of 10 k-means++ seeds (2 left out" in race["interval"]
+    assert "8 of 10 k-means++ seeds (2 left out: a degenerate LOGAN fit)" in race["interval"]
     gain = rows["bcr_gain_race"]
     assert (gain["book"], gain["ci_low"], gain["ci_high"]) == (12.5, 12.5, 12.5)
-    assert "7 of 10 k-means++ seeds" in gain["interval"]
+    assert (
+        "7 of 10 k-means++ seeds (3 left out: a degenerate K-Means or LOGAN fit)"
+        in (gain["interval"])
+    )
     # without the flag the same numbers would reach the rows (the test can fail)
     for attr in ("race", "gender"):
         robust[attr]["spread"]["degenerate"] = ""

@@ -84,28 +84,29 @@ def _summary(values: pd.Series) -> dict[str, float | None]:
     return {"book": float(med), "ci_low": float(lo), "ci_high": float(hi)}
 
 
-def _seeds(n: int, total: int) -> str:
+def _seeds(n: int, total: int, fits: str) -> str:
     left = total - n
     if left <= 0:
         return f"{n} k-means++ seeds"
-    return f"{n} of {total} k-means++ seeds ({left} left out: a degenerate K-Means or LOGAN fit)"
+    return f"{n} of {total} k-means++ seeds ({left} left out: a degenerate {fits} fit)"
 
 
 def _interval(n: int, total: int, lam: float | None, *, what: str) -> str:
     """What the row's interval is: ``what`` (``"gain"`` or ``"gap"``) over the usable seeds."""
+    fits = "K-Means or LOGAN" if what == "gain" else "LOGAN"
     if n == 0:
-        return "none: no seed with usable K-Means and LOGAN fits in the seed spread"
+        return f"none: no seed with a usable {fits} fit in the seed spread"
     at = f", λ = {lam:g}" if lam is not None else ""
     if what == "gain":
         return (
-            f"median and 2.5–97.5 percentiles over {_seeds(n, total)} of the per-seed "
+            f"median and 2.5–97.5 percentiles over {_seeds(n, total, fits)} of the per-seed "
             f"difference LOGAN (the paper's rule{at}) − K-Means from the same start (seed "
             "variation only: one classifier, one test set)"
         )
     return (
-        f"median and 2.5–97.5 percentiles over {_seeds(n, total)} of LOGAN's largest cluster "
-        f"gap (the paper's rule{at}) minus the global gap, a fixed number (seed variation "
-        "only: one classifier, one test set)"
+        f"median and 2.5–97.5 percentiles over {_seeds(n, total, fits)} of LOGAN's largest "
+        f"cluster gap (the paper's rule{at}) minus the global gap, a fixed number (seed "
+        "variation only: one classifier, one test set)"
     )
 
 
