@@ -126,3 +126,15 @@ def test_spread_summary_counts_what_it_leaves_out() -> None:
     text = robustness_verdict({"race": {"summary": s, "lams": {"exact": 300.0}}})
     assert "every K-Means fit of the 4 k-means++ seeds is degenerate" in text
     assert "no verdict for this attribute" in text
+
+
+def test_counts_stay_whole_numbers_when_a_method_has_no_usable_fit() -> None:
+    spread = pd.DataFrame(
+        {"method": ["K-Means"] * 2 + ["LOGAN, exact rule"] * 2, "seed": [0, 1] * 2,
+         "n_biased": [3, 4, 5, 6], "bcr_pct": [30.0, 40, 50, 60],
+         "max_abs_gap_pts": [20.0, 22, 100, 100], "degenerate": ["", "", GAP_100, GAP_100]}
+    )  # fmt: skip
+    s = spread_summary(spread)
+    assert s.loc["K-Means", ["biased_min", "biased_max"]].tolist() == [3, 4]
+    assert "3" in s.to_string() and "3.0" not in s["biased_min"].to_string()
+    assert s["biased_min"].isna().tolist() == [False, True]

@@ -197,6 +197,8 @@ def spread_summary(spread: pd.DataFrame, *, paper_gain_clusters: int = 1) -> pd.
         }
     )
     out.index.name = "method"
+    for col in ("biased_min", "biased_max"):  # counts stay whole where a method has no row (NA)
+        out[col] = out[col].round().astype("Int64")
     # a method whose every fit is degenerate keeps its row: its counts, and no statistics (NaN)
     if (
         "K-Means" in out.index
