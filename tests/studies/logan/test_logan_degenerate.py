@@ -138,3 +138,12 @@ def test_counts_stay_whole_numbers_when_a_method_has_no_usable_fit() -> None:
     assert s.loc["K-Means", ["biased_min", "biased_max"]].tolist() == [3, 4]
     assert "3" in s.to_string() and "3.0" not in s["biased_min"].to_string()
     assert s["biased_min"].isna().tolist() == [False, True]
+
+
+def test_robustness_doctests() -> None:
+    import doctest
+
+    from nlpbias.studies.logan import robustness
+
+    failed, attempted = doctest.testmod(robustness, raise_on_error=False, verbose=False)[:2]
+    assert attempted > 0 and failed == 0
