@@ -11,6 +11,8 @@ from nlpbias.studies.data.figures import (
     toxicity_by_length_figure,
 )
 from nlpbias.studies.data.report import (
+    planted_check_sentence,
+    summarise_gender_balance,
     summarise_lengths,
     summarise_table1,
     summarise_term_frequencies,
@@ -22,7 +24,9 @@ __all__ = [
     "label_balance_figure",
     "length_figure",
     "observed_vs_planted",
+    "planted_check_sentence",
     "stacked_share_barh",
+    "summarise_gender_balance",
     "summarise_lengths",
     "summarise_table1",
     "summarise_term_frequencies",

@@ -14,6 +14,8 @@ import pandas as pd
 from nlpbias.data.frames import as_labels, check_frame, grouped
 
 __all__ = [
+    "planted_check_sentence",
+    "summarise_gender_balance",
     "summarise_lengths",
     "summarise_table1",
     "table1_comparison",
@@ -235,3 +237,111 @@ def summarise_table1(
                 )
         lines.append(text)
     return "\n".join(lines)
+
+
+def summarise_gender_balance(genders: pd.DataFrame, *, use_data_home: bool) -> str:
+    """One sentence on the pronoun-gender table: the range of the feminine share over the loaded
+    parts, or why the table is empty (no coreference data in this run).
+
+    Parameters
+    ----------
+    genders : DataFrame
+        :func:`nlpbias.data.cards.pronoun_gender_table` (``dataset, part, gender, n, share``).
+    use_data_home : bool
+        Whether the run read the data home (says why an empty table is empty).
+
+    Examples
+    --------
+    >>> empty = pd.DataFrame(columns=["dataset", "part", "gender", "n", "share"])
+    >>> summarise_gender_balance(empty, use_data_home=False)[:52]
+    'This run loaded no coreference data: it does not rea'
+    >>> g = pd.DataFrame({"dataset": ["gap"] * 2, "part": ["test"] * 2,
+    ...                   "gender": ["feminine", "masculine"], "n": [10, 30], "share": [.25, .75]})
+    >>> print(summarise_gender_balance(g, use_data_home=True))
+    Over 1 loaded part (40 pronouns), the feminine share of the ambiguous pronouns is 25.0 % (gap/test).
+    """  # noqa: E501
+    columns = ["dataset", "part", "gender", "n", "share"]
+    if isinstance(genders, pd.DataFrame) and genders.empty and set(columns) <= set(genders):
+        why = (
+            "the data home has no WinoBias or GAP files"
+            if use_data_home
+            else "it does not read the data home (profiles `smoke`, `demo`)"
+        )
+        return (
+            f"This run loaded no coreference data: {why}. The table and figure of the pronouns' "
+            "gender are therefore left out; with the data home (profiles `paper`, `full`) they "
+            "count the gender of the ambiguous pronoun in every part of WinoBias and GAP."
+        )
+    check_frame(genders, columns, "summarise_gender_balance")
+    parts = genders.groupby(["dataset", "part"], sort=False)
+    n = parts["n"].sum()
+    fem = genders[genders["gender"] == "feminine"].set_index(["dataset", "part"])["n"]
+    share = (fem.reindex(n.index, fill_value=0) / n).sort_values()
+    name = [f"{d}/{p}" for d, p in share.index]
+    total = int(n.sum())
+    plural = "s" if len(share) != 1 else ""
+    if len(share) == 1 or share.iloc[0] == share.iloc[-1]:
+        where = ", ".join(name)
+        what = f"is {_pct(share.iloc[0])} ({where})"
+    else:
+        what = (
+            f"ranges from {_pct(share.iloc[0])} ({name[0]}) to {_pct(share.iloc[-1])} ({name[-1]})"
+        )
+    return (
+        f"Over {len(share)} loaded part{plural} ({total:,} pronouns), the feminine share of the "
+        f"ambiguous pronouns {what}."
+    )
+
+
+def planted_check_sentence(check: pd.DataFrame, *, n_texts: int, level: float = 0.95) -> str:
+    """The planted-bias check in one sentence: the largest gap between observed and planted
+    toxic rate in standard errors, beside the largest gap that sampling alone stays under in
+    ``level`` of corpora.
+
+    The criterion: with ``k`` terms, each gap ``z`` roughly standard normal under the planted
+    rates, ``max |z|`` stays below ``z*`` with probability ``level`` when
+    ``P(|z| < z*) ** k = level`` (independent terms, normal approximation of a rate). The check
+    *recovers* the planted rates when the largest gap is below ``z*``.
+
+    Parameters
+    ----------
+    check : DataFrame
+        Columns ``term, n_overall, toxic_rate_planted, toxic_rate_observed``.
+    n_texts : int
+        Size of the synthetic corpus.
+    level : float
+        Coverage of the yardstick ``z*``.
+
+    Examples
+    --------
+    >>> check = pd.DataFrame({"term": ["a", "b"], "n_overall": [100, 100],
+    ...                       "toxic_rate_planted": [.5, .2], "toxic_rate_observed": [.55, .2]})
+    >>> print(planted_check_sentence(check, n_texts=1000))
+    On 1,000 synthetic texts, the largest gap between observed and planted toxic rate, measured in standard errors of a rate estimated from that many texts, is 1.0 (term *a*: 0.550 observed vs 0.500 planted, in 100 texts). With 2 terms, sampling alone keeps the largest gap below 2.24 standard errors in 95 % of corpora, so the table recovers the planted rates (largest gap below 2.24).
+    """  # noqa: E501
+    from scipy.stats import norm
+
+    need = ["term", "n_overall", "toxic_rate_planted", "toxic_rate_observed"]
+    check_frame(check, need, "planted_check_sentence")
+    if check.empty:
+        raise ValueError("planted_check_sentence: the check has no terms")
+    p = check["toxic_rate_planted"]
+    se = (p * (1 - p) / check["n_overall"]) ** 0.5
+    z = (check["toxic_rate_observed"] - p).abs() / se
+    worst = check.loc[z.idxmax()]
+    k = len(check)
+    z_star = float(norm.ppf(0.5 + level ** (1 / k) / 2))
+    found = z.max() < z_star
+    verdict = (
+        f"so the table recovers the planted rates (largest gap below {z_star:.2f})"
+        if found
+        else f"so the gap is larger than sampling explains (largest gap not below {z_star:.2f})"
+    )
+    return (
+        f"On {n_texts:,} synthetic texts, the largest gap between observed and planted toxic "
+        "rate, measured in standard errors of a rate estimated from that many texts, is "
+        f"{z.max():.1f} (term *{worst['term']}*: {worst['toxic_rate_observed']:.3f} observed vs "
+        f"{worst['toxic_rate_planted']:.3f} planted, in {int(worst['n_overall'])} texts). With "
+        f"{k} terms, sampling alone keeps the largest gap below {z_star:.2f} standard errors in "
+        f"{100 * level:.0f} % of corpora, {verdict}."
+    )
