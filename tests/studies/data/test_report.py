@@ -120,6 +120,6 @@ def test_planted_check_sentence_uses_the_largest_gap_sampling_allows() -> None:
     assert "is 2.7 (term *t9*" in inside and f"below {z_star:.2f} standard errors" in inside
     assert "recovers the planted rates" in inside and "4,000 synthetic texts" in inside
     outside = report.planted_check_sentence(_check([0.5] * 9 + [3.0]), n_texts=4000)
-    assert "larger than sampling explains" in outside
+    assert "larger than sampling explains (3.0 ≥ " in outside
     # one term: the yardstick is the usual two-sided 95 % bound
     assert "below 1.96 standard errors" in report.planted_check_sentence(_check([1.0]), n_texts=9)

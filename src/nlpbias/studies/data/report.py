@@ -317,7 +317,7 @@ def planted_check_sentence(check: pd.DataFrame, *, n_texts: int, level: float = 
     >>> check = pd.DataFrame({"term": ["a", "b"], "n_overall": [100, 100],
     ...                       "toxic_rate_planted": [.5, .2], "toxic_rate_observed": [.55, .2]})
     >>> print(planted_check_sentence(check, n_texts=1000))
-    On 1,000 synthetic texts, the largest gap between observed and planted toxic rate, measured in standard errors of a rate estimated from that many texts, is 1.0 (term *a*: 0.550 observed vs 0.500 planted, in 100 texts). With 2 terms, sampling alone keeps the largest gap below 2.24 standard errors in 95 % of corpora, so the table recovers the planted rates (largest gap below 2.24).
+    On 1,000 synthetic texts, the largest gap between observed and planted toxic rate, measured in standard errors of a rate estimated from that many texts, is 1.0 (term *a*: 0.550 observed vs 0.500 planted, in 100 texts). With 2 terms, sampling alone keeps the largest gap below 2.24 standard errors in 95 % of corpora, so the table recovers the planted rates (1.0 < 2.24).
     """  # noqa: E501
     from scipy.stats import norm
 
@@ -333,9 +333,9 @@ def planted_check_sentence(check: pd.DataFrame, *, n_texts: int, level: float = 
     z_star = float(norm.ppf(0.5 + level ** (1 / k) / 2))
     found = z.max() < z_star
     verdict = (
-        f"so the table recovers the planted rates (largest gap below {z_star:.2f})"
+        f"so the table recovers the planted rates ({z.max():.1f} < {z_star:.2f})"
         if found
-        else f"so the gap is larger than sampling explains (largest gap not below {z_star:.2f})"
+        else f"so the gap is larger than sampling explains ({z.max():.1f} ≥ {z_star:.2f})"
     )
     return (
         f"On {n_texts:,} synthetic texts, the largest gap between observed and planted toxic "
