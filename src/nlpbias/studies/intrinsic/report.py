@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import pandas as pd
 
+from nlpbias.core.text import NOISE, fmt_num
 from nlpbias.data.wordsets import load_wordset
 
 __all__ = ["NOISE", "rnsb_spread_sentence", "round_noise", "short_name", "uncertainty_sentence"]
-
-#: Magnitudes below this are floating-point noise (a standard deviation of identical runs).
-NOISE = 1e-12
 
 
 def round_noise(values: pd.Series | pd.DataFrame, tol: float = NOISE) -> pd.Series | pd.DataFrame:
@@ -46,7 +44,7 @@ def _names(queries: list[str]) -> str:
 
 
 def _p(p: float) -> str:
-    return f"{p:.2g}" if p < 0.001 else f"{p:.3f}"
+    return fmt_num(p, 2)
 
 
 def uncertainty_sentence(
@@ -117,7 +115,7 @@ def uncertainty_sentence(
     if len(p_only):
         cases = "; ".join(
             f"{short_name(r.query)}: p = {_p(r.p_value)}, interval "
-            f"[{r.ci_low:.2g}, {r.ci_high:.2g}] includes 0"
+            f"[{fmt_num(r.ci_low)}, {fmt_num(r.ci_high)}] includes 0"
             for r in p_only.itertuples(index=False)
         )
         text.append(
@@ -176,6 +174,6 @@ def rnsb_spread_sentence(scores: pd.DataFrame, *, n_runs: int, tol: float = NOIS
         )
     return (
         f"Over the {n_runs} runs of each score, the largest standard deviation is "
-        f"{worst['std']:.2g} ({worst['name']}, {worst['variant']}): the seeded runs differ, and "
-        "the table shows their mean."
+        f"{fmt_num(worst['std'], 2)} ({worst['name']}, {worst['variant']}): the seeded runs "
+        "differ, and the table shows their mean."
     )
