@@ -123,3 +123,19 @@ def test_planted_check_sentence_uses_the_largest_gap_sampling_allows() -> None:
     assert "larger than sampling explains (3.0 ≥ " in outside
     # one term: the yardstick is the usual two-sided 95 % bound
     assert "below 1.96 standard errors" in report.planted_check_sentence(_check([1.0]), n_texts=9)
+
+
+def test_figures_name_datasets_by_title_not_code_name() -> None:
+    from nlpbias import data, plotting
+
+    registry = data.list_datasets()
+    labels = report.dataset_labels(registry, name="name", title="title")
+    assert set(labels) == set(registry["name"])
+    assert labels["gutenberg_top100authors_subset"] == "Project Gutenberg top-100-authors subset"
+    fig = plotting.barh(registry, x="megabytes", y="name", log=True, names=labels)
+    shown = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert len(shown) == len(registry) and not any("_" in s for s in shown)  # no code names
+    corpus = pd.DataFrame({"dataset": ["wiki_summaries", "tweets", "tweets"],
+                           "part": ["summaries", "trump", "clinton"]})  # fmt: skip
+    named = report.corpus_labels(corpus, {"wiki_summaries": "Offline Wikipedia summaries"})
+    assert named.tolist() == ["Offline Wikipedia summaries", "tweets: trump", "tweets: clinton"]

