@@ -71,7 +71,7 @@ def headlines(
                 p_test = f"one-sided permutation test over the target words ({r['p_method']})"
             if n_bootstrap and pd.notna(r.get("ci_low")):
                 ci_low, ci_high = float(r["ci_low"]), float(r["ci_high"])
-                interval = f"95 % bootstrap over the words ({n_bootstrap:,} draws); {embedding}"
+                interval = f"95 % bootstrap over the words ({n_bootstrap:,} draws) on {embedding}"
             else:
                 interval = f"none: no bootstrap in this run (n_bootstrap = {n_bootstrap})"
         rows.append(
