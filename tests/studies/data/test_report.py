@@ -77,23 +77,31 @@ def test_summarise_gender_balance_says_why_the_table_is_empty() -> None:
 
 
 def test_summarise_gender_balance_gives_the_range_of_the_feminine_share() -> None:
+    from nlpbias.data.coref import PRONOUN_GENDER
+
+    assert set(PRONOUN_GENDER.values()) == {"female", "male"}  # the labels the table carries
     genders = _genders(
         [
             (
                 "gap",
                 "test",
-                "feminine",
+                "female",
                 50,
             ),
-            ("gap", "test", "masculine", 50),
-            ("winobias", "type1_pro", "feminine", 30),
-            ("winobias", "type1_pro", "masculine", 70),
-            ("winobias", "type2_anti", "masculine", 10),  # no feminine pronoun at all
+            ("gap", "test", "male", 50),
+            ("winobias", "type1_pro", "female", 30),
+            ("winobias", "type1_pro", "male", 70),
+            ("winobias", "type2_anti", "male", 10),  # no feminine pronoun at all
         ]
     )
     text = report.summarise_gender_balance(genders, use_data_home=True)
     assert text.startswith("Over 3 loaded parts (210 pronouns)")
     assert "from 0.00 % (winobias/type2_anti) to 50.0 % (gap/test)" in text
+    assert "share of female ambiguous pronouns ranges" in text
+    even = report.summarise_gender_balance(genders.iloc[:2], use_data_home=True)
+    assert even.startswith("Over 1 loaded part (100 pronouns)") and "50.0 % (gap/test)" in even
+    two = pd.concat([genders.iloc[:2], genders.iloc[:2].assign(part="dev")])
+    assert "is 50.0 % in every part" in report.summarise_gender_balance(two, use_data_home=True)
     with pytest.raises(KeyError):
         report.summarise_gender_balance(genders.drop(columns="n"), use_data_home=True)
 

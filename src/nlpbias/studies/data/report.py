@@ -243,8 +243,9 @@ def summarise_table1(
 
 
 def summarise_gender_balance(genders: pd.DataFrame, *, use_data_home: bool) -> str:
-    """One sentence on the pronoun-gender table: the range of the feminine share over the loaded
-    parts, or why the table is empty (no coreference data in this run).
+    """One sentence on the pronoun-gender table: the range of the share of female pronouns
+    (:data:`nlpbias.data.coref.PRONOUN_GENDER`) over the loaded parts, or why the table is empty
+    (no coreference data in this run).
 
     Parameters
     ----------
@@ -259,9 +260,9 @@ def summarise_gender_balance(genders: pd.DataFrame, *, use_data_home: bool) -> s
     >>> summarise_gender_balance(empty, use_data_home=False)[:52]
     'This run loaded no coreference data: it does not rea'
     >>> g = pd.DataFrame({"dataset": ["gap"] * 2, "part": ["test"] * 2,
-    ...                   "gender": ["feminine", "masculine"], "n": [10, 30], "share": [.25, .75]})
+    ...                   "gender": ["female", "male"], "n": [10, 30], "share": [.25, .75]})
     >>> print(summarise_gender_balance(g, use_data_home=True))
-    Over 1 loaded part (40 pronouns), the feminine share of the ambiguous pronouns is 25.0 % (gap/test).
+    Over 1 loaded part (40 pronouns), the share of female ambiguous pronouns is 25.0 % (gap/test).
     """  # noqa: E501
     columns = ["dataset", "part", "gender", "n", "share"]
     if isinstance(genders, pd.DataFrame) and genders.empty and set(columns) <= set(genders):
@@ -278,20 +279,21 @@ def summarise_gender_balance(genders: pd.DataFrame, *, use_data_home: bool) -> s
     check_frame(genders, columns, "summarise_gender_balance")
     parts = genders.groupby(["dataset", "part"], sort=False)
     n = parts["n"].sum()
-    fem = genders[genders["gender"] == "feminine"].set_index(["dataset", "part"])["n"]
-    share = (fem.reindex(n.index, fill_value=0) / n).sort_values()
+    female = genders[genders["gender"] == "female"].set_index(["dataset", "part"])["n"]
+    share = (female.reindex(n.index, fill_value=0) / n).sort_values(kind="stable")
     name = [f"{d}/{p}" for d, p in share.index]
     total = int(n.sum())
     plural = "s" if len(share) != 1 else ""
-    if len(share) == 1 or share.iloc[0] == share.iloc[-1]:
-        where = ", ".join(name)
-        what = f"is {_pct(share.iloc[0])} ({where})"
+    if len(share) == 1:
+        what = f"is {_pct(share.iloc[0])} ({name[0]})"
+    elif share.iloc[0] == share.iloc[-1]:
+        what = f"is {_pct(share.iloc[0])} in every part"
     else:
         what = (
             f"ranges from {_pct(share.iloc[0])} ({name[0]}) to {_pct(share.iloc[-1])} ({name[-1]})"
         )
     return (
-        f"Over {len(share)} loaded part{plural} ({total:,} pronouns), the feminine share of the "
+        f"Over {len(share)} loaded part{plural} ({total:,} pronouns), the share of female "
         f"ambiguous pronouns {what}."
     )
 
