@@ -15,6 +15,8 @@ def test_summarise_term_frequencies(four: pd.DataFrame) -> None:
     assert "most over-represented in toxic texts is *deaf*" in text
     assert "least is *gay*" in text and "ratio 2.00" in text
     assert "no identity term" in report.summarise_term_frequencies(freq, min_count=5)
+    one = report.summarise_term_frequencies(freq[freq["term"] == "gay"], min_count=1)
+    assert "of the one term found in at least 1 text," in one  # not "the 1 terms … 1 texts"
 
 
 def test_summarise_lengths(four: pd.DataFrame) -> None:

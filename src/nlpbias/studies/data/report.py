@@ -79,7 +79,9 @@ def summarise_term_frequencies(
             continue
         j = min(k, len(sub) // 2) or 1
         top = ", ".join(fmt(r) for r in sub.head(j).itertuples())
-        text = f"{head}of the {len(sub)} terms found in at least {min_count} texts, the most "
+        terms = "the one term" if len(sub) == 1 else f"the {len(sub)} terms"
+        texts = "text" if min_count == 1 else "texts"
+        text = f"{head}of {terms} found in at least {min_count} {texts}, the most "
         text += f"over-represented in toxic texts {'is' if j == 1 else 'are'} {top}"
         if len(sub) > 1:
             low = ", ".join(fmt(r) for r in sub.tail(j).iloc[::-1].itertuples())
