@@ -80,7 +80,8 @@ def test_mitigation_reading_follows_the_separation_on_each_profile() -> None:
     text = study.mitigation_reading(
         beats, source="synthetic", train_toxic_share=0.24, balance_report=balance_report()
     )
-    assert "separates from the random control on FPED" in text
+    assert "separates from the random control on FPED (0.4 [0.35, 0.45] vs 1.24" in text
+    assert "and on PAED (0.4 [0.35, 0.45] vs 1.24" in text
     assert "removes the planted bias beyond what adding as many random texts does" in text
     assert "24% toxic" in text and "lacked 4 of the 20 texts" in text and "bucket 1 of 3" in text
     assert "83" not in text and "does not separate" not in text
@@ -162,7 +163,9 @@ def test_machine_paragraph_from_the_recorded_file() -> None:
     assert "lies inside that interval" in text  # −1.5 is within [−4.02, 3.14]
     assert "PAED change +0.145 in issue 19's run on another CPU vs +0.279" in text
     assert "bit-identical" in text and "verdict may flip on another machine" in text
-    linear = study.machine_paragraph(model="linear", profile="smoke")
+    demo = study.machine_paragraph(model="cnn", profile="demo", source="synthetic")
+    assert "no verdict that could flip" in demo and "say that their verdict may flip" not in demo
+    linear = study.machine_paragraph(model="linear", profile="smoke", source="synthetic")
     assert "trains the linear model" in linear
     outside = dict(rec, other={"FPED": -5.0, "PAED": 0.145})
     assert "lies outside" in study.machine_paragraph(model="cnn", profile="paper", record=outside)

@@ -142,14 +142,15 @@ def verdict_lines(
 
 
 def _sep_clause(summary: pd.DataFrame, metrics: Sequence[str], reference: str) -> str:
-    words = []
-    for metric in metrics:
-        sep = separation(summary, metric, reference=reference)
-        if sep is None:
-            words.append(f"cannot be told from the {reference} on {metric} (one model per family)")
-        else:
-            words.append(f"{sep.word} the {reference} on {metric} ({sep.detail})")
-    return "; ".join(words)
+    seps = [(m, separation(summary, m, reference=reference)) for m in metrics]
+    if any(sep is None for _, sep in seps):
+        return f"cannot be told from the {reference} (one model per family)"
+    words = {sep.word for _, sep in seps}
+    if len(words) == 1:
+        return f"{words.pop()} the {reference} on " + " and on ".join(
+            f"{m} ({sep.detail})" for m, sep in seps
+        )
+    return "; ".join(f"{sep.word} the {reference} on {m} ({sep.detail})" for m, sep in seps)
 
 
 def _separates_all(summary: pd.DataFrame, metrics: Sequence[str], reference: str) -> bool | None:
@@ -417,6 +418,7 @@ def machine_paragraph(
     *,
     model: str,
     profile: str,
+    source: str = "real",
     record: Mapping[str, Any] | None = None,
 ) -> str:
     """Which of the chapter's numbers are bit-identical on one machine and which vary across
@@ -428,7 +430,7 @@ def machine_paragraph(
     ...        "other_name": "issue 19's run on another CPU",
     ...        "here": {"FPED": {"estimate": -0.375, "low": -4.02, "high": 3.14}},
     ...        "other": {"FPED": -1.5}}
-    >>> text = machine_paragraph(model="cnn", profile="demo", record=rec)
+    >>> text = machine_paragraph(model="cnn", profile="paper", record=rec)
     >>> "−1.5 in issue 19's run on another CPU vs −0.375 [−4.02, +3.14] here:" in text
     True
     >>> "inside" in text
@@ -458,11 +460,18 @@ def machine_paragraph(
         f"(source: {rec['source']})."
     )
     vary = f"The CNN's numbers vary across CPUs: on `{rec['profile']}`, " + "; ".join(parts) + "."
-    if model == "cnn":
+    if model == "cnn" and source == "real":
         tail = (
             " The headline rows below are judged on the bootstrap interval over seeds, which "
             "includes the seed-to-seed spread, and say that their verdict may flip on another "
             "machine."
+        )
+    elif model == "cnn":
+        tail = (
+            f" This run (`{profile}`) trains the same CNN on the synthetic stand-in, so its "
+            "numbers too may differ on another CPU; its headline rows are marked as varying "
+            "across CPUs, but on the stand-in they have no verdict that could flip (not testable "
+            "offline)."
         )
     else:
         tail = (
