@@ -92,6 +92,7 @@ def test_mitigation_reading_follows_the_separation_on_each_profile() -> None:
     assert "does not separate from the random control on PAED" in real
     assert "83% of the training tweets are toxic" in real and "at most 1.20" in real
     assert "in-domain skew scenario below tests" in real and "bucket 3 of 3" in real
+    assert "here it asked for 20" in real and "little" not in real
     one = study.mitigation_reading(
         two_metrics(APART, APART, n=1),
         source="synthetic",

@@ -220,9 +220,10 @@ def mitigation_reading(
         return head + (
             "Two differences from the paper's setup bear on the mitigation. First, the **label "
             f"prior**: {share:.0%} of the training tweets are toxic, so a term's share among "
-            f"toxic texts can exceed its share overall by a factor of at most {cap:.2f}, and the "
-            "mitigation, which only adds texts where a term is *more* toxic than its bucket, has "
-            "little to undo. Second, the **domain**: the mitigation adds Wikipedia sentences to a "
+            f"toxic texts can exceed its share overall by a factor of at most {cap:.2f} (the paper's "
+            "Table 1 has ratios above that), and the mitigation only adds texts where a term "
+            f"is *more* toxic than its bucket: here it asked for {needed:,}. Second, the "
+            "**domain**: the mitigation adds Wikipedia sentences to a "
             f'model of tweets; {shortfall}, and the model can learn "encyclopaedic style means '
             'non-toxic" instead of "identity terms are not toxic". '
             + (
@@ -297,8 +298,9 @@ def skew_intro(
     if source == "real":
         return (
             f"{state} Two conditions of the paper are missing from this book's data: the identity "
-            "terms are not over-represented among toxic tweets, and the pools add Wikipedia "
-            f"sentences to a model of tweets. {prior} This section tests both at once with a "
+            "terms cannot be over-represented among toxic tweets as much as in the paper's Table "
+            "1, and the pools add Wikipedia sentences to a model of tweets. "
+            f"{prior} This section tests both at once with a "
             "second scenario built from the training tweets alone "
             "(`nlpbias.studies.pinned_auc.skew`)."
         )
