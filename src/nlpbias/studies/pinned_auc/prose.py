@@ -220,8 +220,9 @@ def mitigation_reading(
         return head + (
             "Two differences from the paper's setup bear on the mitigation. First, the **label "
             f"prior**: {share:.0%} of the training tweets are toxic, so a term's share among "
-            f"toxic texts can exceed its share overall by a factor of at most {cap:.2f} (the paper's "
-            "Table 1 has ratios above that), and the mitigation only adds texts where a term "
+            "toxic texts can exceed its share overall by a factor of at most "
+            f"{cap:.2f} (the paper's Table 1 has ratios above that), and the mitigation only "
+            "adds texts where a term "
             f"is *more* toxic than its bucket: here it asked for {needed:,}. Second, the "
             "**domain**: the mitigation adds Wikipedia sentences to a "
             f'model of tweets; {shortfall}, and the model can learn "encyclopaedic style means '
