@@ -10,7 +10,7 @@ from nlpbias.core.scorecard import check_rows
 from nlpbias.studies import pinned_auc as study
 
 
-def per_model(shift: float, scenarios=("main", "skew")) -> pd.DataFrame:
+def per_model(shift: float, scenarios=("main", "skew"), n_seeds: int = 5) -> pd.DataFrame:
     rng = np.random.default_rng(0)
     rows = []
     for scenario in scenarios:
@@ -19,7 +19,7 @@ def per_model(shift: float, scenarios=("main", "skew")) -> pd.DataFrame:
             ("random control", 5.0),
             ("bias mitigated", 5.0 + shift),
         ):
-            for seed in range(5):
+            for seed in range(n_seeds):
                 rows.append(
                     {
                         "scenario": scenario,
@@ -111,3 +111,19 @@ def test_unknown_scenario_is_named():
         study.headlines(
             per_model(0.0), main="x", source="real", model="cnn", n_bootstrap=2000, random_state=0
         )
+
+
+def test_one_model_per_family_gives_no_interval_and_no_verdict_of_agreement():
+    # paper-smoke trains one seed: a 1 + 1 model bootstrap has zero width, which is no interval
+    rows = study.headlines(
+        per_model(-2.0, n_seeds=1),
+        main="main",
+        skew="skew",
+        source="real",
+        model="cnn",
+        n_bootstrap=200,
+        random_state=0,
+    )
+    for row in rows:
+        assert np.isnan(row["ci_low"]) and np.isnan(row["ci_high"])
+        assert row["verdict"] == "not reproduced" and "no interval" in row["reason"]

@@ -94,6 +94,8 @@ def headlines(
                 n_bootstrap=n_bootstrap,
                 random_state=random_state,
             )
+            # one model in a family: its bootstrap has zero width, which is no interval
+            has_interval = min(d["n_treated"], d["n_reference"]) >= 2
             claim = _CLAIMS[metric]
             if reference != "baseline":
                 claim += ", more than adding as many random texts"
@@ -107,8 +109,8 @@ def headlines(
                     claim=claim + ".",
                     paper=_paper_difference(rep, metric, reference),
                     book=d["difference"],
-                    ci_low=d["ci_low"],
-                    ci_high=d["ci_high"],
+                    ci_low=d["ci_low"] if has_interval else None,
+                    ci_high=d["ci_high"] if has_interval else None,
                     interval=(
                         f"bootstrap over {d['n_treated']} + {d['n_reference']} models, one per "
                         f"seed (mitigated − {reference}, per model; includes the seed-to-seed "
