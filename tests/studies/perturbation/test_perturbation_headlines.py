@@ -48,7 +48,7 @@ def test_planted_concentration_is_reproduced_and_a_flat_one_is_not() -> None:
     assert top1["ci_low"] < 48.8 < top1["ci_high"] and top1["verdict"] == "reproduced"
     assert "2,000 documents" in top1["interval"] and "mean of 2 word sets" in top1["interval"]
     # every document carries ΔB: without concentration the top 1 % hold 1 %
-    assert "no concentration here is 1.0 %" in top1["reason"]
+    assert "the no-effect value, 1.0 %, is the top 1% share without concentration" in top1["reason"]
     flat = _rows({"a": _table(np.ones(2000))}, GOOD)
     assert flat["top1_share"]["book"] == pytest.approx(1.0)
     # a share of 1 % is exactly the share without concentration: nothing is shown
@@ -67,8 +67,9 @@ def test_a_mechanical_share_is_not_a_concentration() -> None:
     top10 = rows["top10_share"]
     assert top10["book"] == pytest.approx(100.0) and top10["ci_low"] == pytest.approx(100.0)
     assert top10["verdict"] == "not reproduced"
-    assert "no concentration here is 100.0 %" in top10["reason"]
-    assert "7.5 % of documents with ΔB ≠ 0" in top10["reason"]
+    assert "the no-effect value, 100.0 %, is the top 10% share" in top10["reason"]
+    assert "spread evenly over the 7.5 % of documents with ΔB ≠ 0" in top10["reason"]
+    assert "the paper's 92.2 % is not above it, so this corpus cannot" in top10["reason"]
 
 
 def test_agreement_with_retraining() -> None:

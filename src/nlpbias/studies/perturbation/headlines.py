@@ -104,9 +104,9 @@ def headlines(
                 chapter=chapter,
                 section=SECTIONS["concentration"],
                 note=(
-                    f"no concentration here is {even:.1f} %, the {top} share if |ΔB| were spread "
-                    f"evenly over the {100 * float(share['nonzero']):.1f} % of documents with "
-                    "ΔB ≠ 0"
+                    f"the no-effect value, {even:.1f} %, is the {top} share without "
+                    f"concentration: |ΔB| spread evenly over the "
+                    f"{100 * float(share['nonzero']):.1f} % of documents with ΔB ≠ 0"
                     + (
                         f"; the paper's {paper:.1f} % is not above it, so this corpus cannot "
                         "show the paper's concentration"
