@@ -27,6 +27,8 @@ def effect_size_figure(
     xlabel: str = "effect size d (standardised, no unit)",
     title: str | None = None,
     names: Names = None,
+    label: str | None = None,
+    missing: str | None = None,
 ) -> Figure:
     """Forest plot: one row per ``y``, a dot per ``hue`` level with its interval, and the reference.
 
@@ -42,6 +44,13 @@ def effect_size_figure(
     names : mapping or function, optional
         Display label of each ``y`` value, e.g. :func:`nlpbias.plotting.labels.wordset_label`
         (labels may span lines; the rows grow with them).
+    label : str, optional
+        Legend entry of the dots when there is no ``hue`` (e.g. "this book, 95 % interval"), so
+        that a legend with a reference names both marks; None: no entry (as before).
+    missing : str, optional
+        With ``hue``: the text written in a level's slot of a row where that level has no number
+        (no row, or NaN), in the level's colour, e.g. "excluded (missing words)"; None: the slot
+        stays empty (as before).
 
     Returns
     -------
@@ -89,8 +98,22 @@ def effect_size_figure(
             fmt="o",
             color=PALETTE[k % len(PALETTE)],
             capsize=2,
-            label=None if level is None else str(level),
+            label=label if level is None else str(level),
         )
+        if missing and level is not None:
+            scored = set(sub.loc[sub[x].notna(), y])
+            for r in rows:
+                if r not in scored:
+                    ax.text(
+                        0,
+                        pos[r] + offset,
+                        f" {missing}",
+                        transform=ax.get_yaxis_transform(),  # x in axes units: at the left edge
+                        color=PALETTE[k % len(PALETTE)],
+                        fontsize="x-small",
+                        va="center",
+                        ha="left",
+                    )
     if reference:
         ref = df.drop_duplicates(y).set_index(y)[reference].dropna()
         ax.scatter(
@@ -110,7 +133,7 @@ def effect_size_figure(
     for i in range(1, len(rows)):
         ax.axhline(i - 0.5, color="0.9", linewidth=0.8, zorder=0)
     ax.set(xlabel=xlabel, title=title or "")
-    if hue or reference:
+    if hue or reference or label:
         handles, texts = ax.get_legend_handles_labels()
         order = sorted(range(len(texts)), key=lambda i: texts[i] == reference_label)
         legend_below(fig, [handles[i] for i in order], [texts[i] for i in order])

@@ -98,3 +98,20 @@ def test_scatter_figure_labels_of_crowded_points_do_not_overlap() -> None:
     assert_texts_apart(ax)
     assert_labels_clear_of_points(ax, df["women"], df["s"])
     assert_legend_clear(fig)
+
+
+def test_rnsb_figure_axis_labels_apart_with_the_chapters_word_sets() -> None:
+    # demo: the two panels' x-labels ran into each other under the long multi-line row labels
+    names = [f"caliskan_weat{i}" for i in range(1, 11)]
+    names += ["winobias_occupations", "kato_weat6", "kato_weat7", "kato_weat8"]
+    scores = pd.DataFrame(
+        {
+            "name": names * 2,
+            "variant": ["signed"] * len(names) + ["kl"] * len(names),
+            "score": [0.3] * len(names) + [0.2] * len(names),
+        }
+    )
+    fig = figures.rnsb_figure(scores)
+    assert_panel_texts_apart(fig)
+    left, right = (ax.xaxis.label.get_window_extent() for ax in fig.axes)
+    assert left.x1 < right.x0  # side by side, not overlapping

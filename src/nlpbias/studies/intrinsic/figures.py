@@ -30,9 +30,9 @@ __all__ = ["RNSB_VARIANTS", "association_figure", "rnsb_figure", "scatter_figure
 
 #: RNSB variant → (panel title, axis label with the unit) of :func:`rnsb_figure`.
 RNSB_VARIANTS: dict[str, tuple[str, str]] = {
-    "signed": ("signed two-set RNSB", "score from −1 to 1 (0: no bias)"),
-    "kl": ("KL from uniform", "KL divergence in nats (0: no bias)"),
-    "kl_sets": ("KL over the two sets", "KL divergence in nats (0: no bias)"),
+    "signed": ("signed two-set RNSB", "score from −1 to 1\n(0: no bias)"),
+    "kl": ("KL from uniform", "KL divergence in nats\n(0: no bias)"),
+    "kl_sets": ("KL over the two sets", "KL divergence in nats\n(0: no bias)"),
 }
 
 
