@@ -170,3 +170,13 @@ def test_a_degenerate_selected_fit_gives_no_permutation_p() -> None:
     race = _by_key(study.headlines(runs, robust, paper=PAPER, source="real"))["local_gap_race"]
     assert np.isnan(race["p_value"]) and "no permutation p" in race["reason"]
     assert "3 eligible clusters < min_clusters = 5" in race["reason"]
+
+
+def test_one_usable_seed_gives_no_interval() -> None:
+    # paper-smoke: one seed's fit survives; its value is no interval (was "7.01 [7.01, 7.01]")
+    runs, robust = _inputs(["race"], bcr_km=[50.0], bcr_logan=[62.5], gap_logan=[10.0])
+    rows = _by_key(study.headlines(runs, robust, paper=PAPER, source="real"))
+    race = rows["local_gap_race"]
+    assert race["book"] == pytest.approx(7.0)
+    assert np.isnan(race["ci_low"]) and race["verdict"] == "not reproduced"
+    assert "no interval" in race["reason"]

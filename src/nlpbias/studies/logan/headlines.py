@@ -76,10 +76,13 @@ def _logan(spread: pd.DataFrame, column: str) -> pd.Series:
 
 
 def _summary(values: pd.Series) -> dict[str, float | None]:
-    """Median and the 2.5–97.5 percentiles (None where there are no values)."""
+    """Median and the 2.5–97.5 percentiles (None where there are no values; no interval from
+    one seed, whose percentiles would be a zero-width interval)."""
     v = np.asarray(values, dtype=float)
     if v.size == 0:
         return {"book": None, "ci_low": None, "ci_high": None}
+    if v.size == 1:
+        return {"book": float(v[0]), "ci_low": None, "ci_high": None}
     lo, med, hi = np.percentile(v, [2.5, 50, 97.5])
     return {"book": float(med), "ci_low": float(lo), "ci_high": float(hi)}
 
