@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 from html import escape
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from figure_checks import assert_legend_clear, bars
 from headline_cases import executed, project, row, write
+from matplotlib.colors import rgb_to_hsv, to_hex, to_rgb
 
 from nlpbias.book import headlines, runner
 from nlpbias.book import scorecard as page
@@ -87,7 +90,7 @@ def test_table_links_sections_and_escapes_text(root: Path) -> None:
     html = page.table_html(card)
     assert html.count("<tr>") == 1 + 4  # header and one row per headline
     assert html.count('<tr class="scorecard-chapter">') == 2  # a heading row per chapter
-    assert '<th colspan="4"><a href="alpha.html">Chapter alpha</a></th>' in html
+    assert '<th colspan="5"><a href="alpha.html">Chapter alpha</a></th>' in html
     assert '<a href="alpha.html#the-result">The result</a>' in html
     assert "Claim a of &lt;alpha&gt; &amp; co." in html and "<alpha>" not in html
     for r in ALPHA + DELTA:
@@ -153,3 +156,107 @@ def test_an_empty_build_still_makes_a_page(tmp_path: Path) -> None:
     assert "<tbody></tbody>" in page.table_html(card).replace("\n", "")
     assert page.verdict_counts(card).values.tolist() == [[0, 0, 0, 0]]
     assert [t.get_text() for t in page.verdict_figure(card).axes[0].texts] == ["not run"]
+
+
+# Colour-vision-deficiency simulation (Machado, Oliveira & Fernandes 2009, severity 1), applied
+# to linear RGB, and the CIELAB distance (D65) between two colours as a reader with that vision
+# sees them.
+_CVD = {
+    "normal": np.eye(3),
+    "protanopia": np.array(
+        [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216],
+         [-0.003882, -0.048116, 1.051998]]
+    ),
+    "deuteranopia": np.array(
+        [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413],
+         [-0.011820, 0.042940, 0.968881]]
+    ),
+    "tritanopia": np.array(
+        [[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602],
+         [0.004733, 0.691367, 0.303900]]
+    ),
+}  # fmt: skip
+_XYZ = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+
+
+def _lab(colour: str, vision: str) -> np.ndarray:
+    srgb = np.asarray(to_rgb(colour))
+    lin = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+    xyz = _XYZ @ np.clip(_CVD[vision] @ lin, 0, 1) / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def colour_problems(colours: dict[str, str], *, min_distance: float = 25.0) -> list[str]:
+    """Pairs of colours a reader could confuse: closer than ``min_distance`` in CIELAB for
+    normal vision or a simulated colour-vision deficiency, or two shades of one hue (chromatic
+    colours less than 25 degrees of hue apart, e.g. orange beside vermillion: 15)."""
+    found = []
+    for (a, ca), (b, cb) in itertools.combinations(colours.items(), 2):
+        for vision in _CVD:
+            d = float(np.linalg.norm(_lab(ca, vision) - _lab(cb, vision)))
+            if d < min_distance:
+                found.append(f"{a} / {b}: {d:.1f} apart for {vision}")
+        (ha, sa, _), (hb, sb, _) = rgb_to_hsv(to_rgb(ca)), rgb_to_hsv(to_rgb(cb))
+        gap = 360 * min(abs(ha - hb), 1 - abs(ha - hb))
+        if min(sa, sb) > 0.3 and gap < 25:
+            found.append(f"{a} / {b}: shades of one hue ({gap:.0f} degrees apart)")
+    return found
+
+
+def test_the_verdict_colours_are_distinct_for_colour_blind_readers() -> None:
+    assert list(page.VERDICT_COLOURS) == list(scorecard.VERDICTS)
+    assert colour_problems(page.VERDICT_COLOURS) == []
+    before = {  # the palette of issue 27: two oranges, and green beside grey for deuteranopes
+        "reproduced": "#009E73",
+        "direction only": "#E69F00",
+        "not reproduced": "#D55E00",
+        "not testable offline": "#999999",
+    }
+    problems = colour_problems(before)
+    assert any("direction only / not reproduced: shades of one hue" in p for p in problems)
+    assert any("reproduced / not testable offline" in p and "deuteranopia" in p for p in problems)
+
+
+def test_the_verdict_colours_are_the_same_in_the_figure_its_legend_and_the_table(
+    root: Path,
+) -> None:
+    card = page.collect("paper", root=root)
+    fig = page.verdict_figure(card)
+    ax = fig.axes[0]
+    legend = fig.legends[0] if fig.legends else ax.get_legend()
+    entries = {
+        t.get_text(): to_hex(h.get_facecolor(), keep_alpha=False)
+        for t, h in zip(legend.get_texts(), legend.legend_handles, strict=True)
+    }
+    want = {v: to_hex(c) for v, c in page.VERDICT_COLOURS.items()}
+    assert list(entries.items()) == list(want.items())  # every verdict, in order, its colour
+    drawn = bars(ax)
+    drawn = drawn[drawn["value"] > 0]
+    assert len(drawn) and all(want[b.hue] == b.colour for b in drawn.itertuples())
+    # the count inside a bar contrasts with it (black on yellow, white on blue)
+    for text in ax.texts:
+        if text.get_text().isdigit():
+            x, y = text.get_position()
+            (bar,) = drawn[(drawn["start"] < x) & (x < drawn["end"]) & (drawn["low"] < y)
+                           & (y < drawn["high"])].itertuples()  # fmt: skip
+            assert to_hex(text.get_color()) == to_hex(page.text_colour(bar.colour))
+    html = page.table_html(card)
+    for verdict in ("reproduced", "direction only", "not reproduced", "not testable offline"):
+        badge = f'border-left: 0.6em solid {page.VERDICT_COLOURS[verdict]}">{verdict}</span>'
+        assert badge in html
+
+
+def test_the_table_says_which_numbers_vary_across_cpus(tmp_path: Path) -> None:
+    root = project(tmp_path, ["alpha"])
+    rows = [row("alpha", "a"), row("alpha", "b", stability="varies across CPUs")]
+    write(root, "alpha", executed(rows=rows))
+    card = page.collect("paper", root=root, compare=None)
+    html = page.table_html(card)
+    assert "<th>on another CPU</th>" in html
+    assert html.count("<td>bit-identical</td>") == 1
+    assert html.count("<td>varies across CPUs</td>") == 1
+    assert "may its verdict on another machine" in html  # the reason says so too
+    plain = page._plain(card)
+    assert "varies across CPUs" in plain and "bit-identical" in plain
+    assert "by its bootstrap" in html  # the reason names the uncertainty

@@ -116,9 +116,8 @@ def _parameter_numbers(chapter: str) -> frozenset[str]:
     cells = [c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
     text = "".join("".join(c["source"]) for c in cells)
     profiles = yaml.safe_load((ROOT / "notebooks" / "profiles.yml").read_text(encoding="utf-8"))
-    for profile in profiles.values():
-        if isinstance(profile, dict):
-            text += " " + json.dumps(profile.get(chapter, {}))
+    for profile in profiles["profiles"].values():
+        text += " " + json.dumps((profile or {}).get(chapter, {}))
     found = re.findall(r"\d+(?:_\d{3})*(?:\.\d+)?(?:e-?\d+)?", text)
     out = set()
     for token in found:

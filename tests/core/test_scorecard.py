@@ -72,9 +72,9 @@ def test_direction_stated_without_a_number():
     assert shown["paper"].tolist() == ["> 0 (no number)"]
 
 
-def test_point_without_interval_uses_the_point():
+def test_point_without_interval_is_no_test():
     r = row(paper=2.0, book=1.0, ci_low=None, ci_high=None)
-    assert r["verdict"] == "direction only" and math.isnan(r["ci_low"])
+    assert r["verdict"] == "not reproduced" and math.isnan(r["ci_low"])
 
 
 @pytest.mark.parametrize(
@@ -225,3 +225,10 @@ def test_rows_kept_before_the_new_columns_still_read():
         record.pop(c)
     back = sc.rows_from_json([record])
     assert back.loc[0, "stability"] == "bit-identical" and back.loc[0, "null_value"] == 0.0
+
+
+def test_a_number_without_an_interval_establishes_nothing():
+    # one run: even a number at the paper's is no test
+    row = _row(paper=0.9, book=0.9, ci_low=None, ci_high=None)
+    assert row["verdict"] == "not reproduced"
+    assert "no interval" in row["reason"]

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from figure_checks import assert_legend_clear, assert_panel_texts_apart
+from matplotlib.colors import to_hex
 
 from nlpbias import plotting
 
@@ -124,40 +125,37 @@ def test_heatmap_figure_long_column_names_break_and_do_not_run_together() -> Non
     assert_panel_texts_apart(fig)
 
 
-def test_effect_size_figure_marks_a_series_absent_from_a_row_in_its_own_slot() -> None:
-    # the intrinsic chapter's demo: word2vec has no value for three of the four tests, and
-    # nothing on the figure said so
-    df = _table()
-    df = df[~((df["test"] == "w2") & (df["embedding"] == "w2v"))]
-    fig = plotting.effect_size_figure(df, hue="embedding", reference="paper")
+def test_effect_size_figure_legend_names_this_books_marks_beside_the_reference() -> None:
+    # intrinsic, demo: the legend had only the paper's diamond, not the dots and intervals
+    one = _table()[lambda d: d["embedding"] == "glove"]
+    fig = plotting.effect_size_figure(one, reference="paper", label="this book, 95 % interval")
+    texts = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert texts == ["this book, 95 % interval", "paper"]
+    handle = fig.legends[0].legend_handles[0]
+    dots = fig.axes[0].containers[0].lines[0]
+    assert to_hex(np.ravel(handle.get_color())[:4]) == to_hex(dots.get_color())
+    assert_legend_clear(fig)
+    plain = plotting.effect_size_figure(one, reference="paper")  # as before: no entry
+    assert [t.get_text() for t in plain.legends[0].get_texts()] == ["paper"]
+
+
+def test_effect_size_figure_marks_the_levels_a_row_has_no_number_for() -> None:
+    # intrinsic, demo: word2vec was excluded from nine of ten tests and its slots were empty
+    table = pd.concat([_table(), pd.DataFrame({"test": ["w3"], "embedding": ["glove"],
+                       "effect_size": [0.5], "ci_low": [0.2], "ci_high": [0.8]})],
+                      ignore_index=True)  # fmt: skip
+    table.loc[3, "effect_size"] = np.nan  # w2v has no number on w2 either
+    fig = plotting.effect_size_figure(table, hue="embedding", missing="excluded")
     ax = fig.axes[0]
-    marks = [t for t in ax.texts if t.get_text() == "n/a"]
-    assert len(marks) == 1  # exactly the one absent (row, level)
-    w2v = ax.containers[1].lines[0]
-    # row w2, at the same offset as the level's dot in row w1
-    assert marks[0].get_position()[1] == pytest.approx(w2v.get_ydata()[0] + 1)
-    assert marks[0].get_color() == w2v.get_color()  # in the absent level's colour
-    # a NaN value is absent too, and a level present everywhere gets no mark
-    df2 = _table().assign(effect_size=[1.2, -0.3, 0.8, np.nan])
-    ax2 = plotting.effect_size_figure(df2, hue="embedding").axes[0]
-    assert [t.get_text() for t in ax2.texts] == ["n/a"]
-    full = plotting.effect_size_figure(_table(), hue="embedding").axes[0]
-    assert not full.texts
-
-
-def test_effect_size_figure_legend_names_every_kind_of_mark_and_levels_in_words() -> None:
-    # the intrinsic chapter's comparison figure showed only the paper's diamond in its legend,
-    # not this book's dots with their intervals; hue levels were code ids
-    df = _table()[lambda d: d["embedding"] == "glove"]
-    fig = plotting.effect_size_figure(df, reference="paper", reference_label="Caliskan et al.")
-    assert [t.get_text() for t in fig.legends[0].get_texts()] == [
-        "this book and its interval",
-        "Caliskan et al.",
-    ]
-    fig = plotting.effect_size_figure(
-        _table(), hue="embedding", hue_names={"w2v": "word2vec on Wikipedia summaries"}
-    )
-    assert [t.get_text() for t in fig.legends[0].get_texts()] == [
-        "glove",
-        "word2vec on Wikipedia summaries",
-    ]
+    marks = [t for t in ax.texts if t.get_text().strip() == "excluded"]
+    assert len(marks) == 2  # w2 and w3, for w2v only
+    rows = {t.get_text(): t.get_position()[1] for t in ax.get_yticklabels()}
+    ticks = dict(zip([t.get_text() for t in ax.get_yticklabels()], ax.get_yticks(), strict=True))
+    assert sorted(round(t.get_position()[1] - ticks["w2"], 6) > 0 for t in marks) == [True, True]
+    at = sorted(min(ticks, key=lambda r: abs(ticks[r] - t.get_position()[1])) for t in marks)
+    assert at == ["w2", "w3"] and len(rows) == 3
+    w2v_colour = ax.containers[1].lines[0].get_color()
+    assert all(t.get_color() == w2v_colour for t in marks)
+    assert_panel_texts_apart(fig)
+    none = plotting.effect_size_figure(table, hue="embedding")  # as before: nothing written
+    assert not none.axes[0].texts

@@ -74,6 +74,12 @@ def test_term_frequency_figure_shows_top_terms_by_ratio() -> None:
     assert _yticks(fig) == ["b", "c"]  # "rare" is below min_count
     widths = sorted(round(b.get_width(), 2) for b in _bars(fig))
     assert widths == [0.1, 0.1, 0.2, 0.3]
+    assert "top 2 by ratio" in fig._suptitle.get_text()
+    # data chapter, demo: "top 12" over the 10 terms there are
+    every = plotting.term_frequency_figure(freq, by=None, top=12, min_count=5)
+    assert _yticks(every) == ["b", "c", "a"]
+    assert "top" not in every._suptitle.get_text()
+    assert "every term, by ratio, ≥ 5 texts" in every._suptitle.get_text()
 
 
 def test_bad_input_is_one_line() -> None:

@@ -29,6 +29,7 @@ from matplotlib.ticker import MaxNLocator
 from nlpbias.book import headlines, runner
 from nlpbias.core.scorecard import (
     COLUMNS,
+    STABILITY,
     VERDICTS,
     book_text,
     paper_text,
@@ -42,14 +43,18 @@ __all__ = [
     "display_table",
     "status_markdown",
     "table_html",
+    "text_colour",
     "verdict_counts",
     "verdict_figure",
 ]
 
-#: Colour of each verdict in the figure and the table (Okabe–Ito; grey for untestable).
+#: Colour of each verdict in the figure and the table, the same everywhere: Okabe–Ito blue,
+#: yellow and vermillion, grey for untestable. Chosen so that every pair stays apart (CIELAB
+#: distance at least 25) for normal vision and simulated protanopia, deuteranopia and tritanopia
+#: (tests/book/test_book_scorecard.py checks it); no two are shades of one hue.
 VERDICT_COLOURS = {
-    "reproduced": "#009E73",
-    "direction only": "#E69F00",
+    "reproduced": "#0072B2",
+    "direction only": "#F0E442",
     "not reproduced": "#D55E00",
     "not testable offline": "#999999",
 }
@@ -212,6 +217,15 @@ def _book_cell(row: pd.Series, profile: str) -> str:
     return text + _note(_inline(row["interval"]))
 
 
+def _stability_cell(row: pd.Series) -> str:
+    """Whether the row's number is the same on another machine (the row's ``stability``; rows
+    kept before that column existed read as bit-identical)."""
+    stability = row.get("stability")
+    if not isinstance(stability, str) or not stability:
+        stability = STABILITY[0]
+    return html.escape(stability)
+
+
 def _verdict_cell(row: pd.Series) -> str:
     verdict = str(row["verdict"])
     colour = VERDICT_COLOURS.get(verdict, "#000000")
@@ -226,8 +240,10 @@ def table_html(card: Scorecard) -> str:
     """The page's table as HTML: a heading row per chapter (linked), then its headline rows.
 
     Columns: claim, paper, this book on the page's profile (with what its interval is), the
-    other profile's number where rows were kept, and the verdict with its reason and a link to
-    the section of the chapter that shows the number.
+    other profile's number where rows were kept, whether the number is the same on another CPU
+    (the row's ``stability``: "bit-identical" or "varies across CPUs"), and the verdict with its
+    reason (which names the uncertainty it used) and a link to the section of the chapter that
+    shows the number.
     """
     other = card.compare_profile if len(card.compare) else None
     lookup = {}
@@ -236,7 +252,7 @@ def table_html(card: Scorecard) -> str:
     head = ["claim", "paper", f"this book ({card.profile}) [95 % interval]"]
     if other:
         head.append(f"{other} run")
-    head += ["verdict and why"]
+    head += ["on another CPU", "verdict and why"]
     out = ['<table class="dataframe scorecard" border="0">', "<thead><tr>"]
     out += [f"<th>{html.escape(h)}</th>" for h in head]
     out.append("</tr></thead><tbody>")
@@ -252,6 +268,7 @@ def table_html(card: Scorecard) -> str:
             if other:
                 kept = lookup.get((row["study"], row["key"]))
                 cells.append(_number(book_text(kept)) if kept is not None else "—")
+            cells.append(_stability_cell(row))
             cells.append(_verdict_cell(row))
             out.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     out.append("</tbody></table>")
@@ -268,6 +285,7 @@ def _plain(card: Scorecard) -> str:
             "key": card.rows["key"],
             "paper": [paper_text(r) for r in records],
             "this book": [book_text(r) for r in records],
+            "on another CPU": [_stability_cell(pd.Series(r)) for r in records],
             "verdict": card.rows["verdict"],
         }
     ).to_string(index=False)
@@ -288,6 +306,24 @@ def verdict_counts(card: Scorecard) -> pd.DataFrame:
         return pd.DataFrame(0, index=pd.Index(order, name="title"), columns=list(VERDICTS))
     counts = pd.crosstab(card.rows["title"], card.rows["verdict"])
     return counts.reindex(index=order, columns=list(VERDICTS), fill_value=0)
+
+
+def text_colour(background: str) -> str:
+    """Black or white, whichever contrasts more with ``background`` (WCAG relative luminance).
+
+    Examples
+    --------
+    >>> text_colour("#F0E442"), text_colour("#0072B2")
+    ('black', 'white')
+    """
+    from matplotlib.colors import to_rgb
+
+    def lum(c: str) -> float:
+        lin = [x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4 for x in to_rgb(c)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    bg = lum(background)
+    return "black" if (bg + 0.05) / 0.05 >= 1.05 / (bg + 0.05) else "white"
 
 
 def verdict_figure(card: Scorecard) -> Figure:
@@ -311,7 +347,8 @@ def verdict_figure(card: Scorecard) -> Figure:
             if value:
                 ax.text(
                     bar.get_x() + bar.get_width() / 2, bar.get_y() + bar.get_height() / 2,
-                    str(int(value)), ha="center", va="center", color="white",
+                    str(int(value)), ha="center", va="center",
+                    color=text_colour(VERDICT_COLOURS[verdict]),
                     fontsize="small", fontweight="bold",
                 )  # fmt: skip
         left = left + n

@@ -108,7 +108,8 @@ RULES = (
         "not reproduced",
         "everything else: the interval includes the no-effect value (a sign counts as agreeing "
         "only where the interval excludes it), lies on the other side, or — for a reported "
-        "absence — excludes it.",
+        "absence — excludes it; and a number without an interval (one run, one model per "
+        "family), which cannot establish a claim.",
     ),
 )
 
@@ -255,8 +256,12 @@ def verdict(
         return VERDICTS[3], "synthetic stand-in on this profile; the `paper` profile tests it"
     if math.isnan(book):
         return VERDICTS[3], "no number in this book for this claim"
-    lo = book if math.isnan(ci_low) else ci_low
-    hi = book if math.isnan(ci_high) else ci_high
+    if math.isnan(ci_low) or math.isnan(ci_high):
+        return VERDICTS[2], (
+            "no interval (one run, or one model per family): a single number cannot establish "
+            "the claim, whatever its value"
+        )
+    lo, hi = ci_low, ci_high
     if lo > hi:
         raise ValueError(f"ci_low {ci_low} is above ci_high {ci_high}")
     zero = f"{v0:g}" if v0 == 0 else f"the no-effect value {v0:.3g}"

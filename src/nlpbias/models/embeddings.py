@@ -270,11 +270,20 @@ def load_embeddings(
 def describe_embeddings(embeddings: Mapping[str, KeyedVectors]) -> pd.DataFrame:
     """One row per embedding: words, dimensions, and for trained ones corpus, tokens, seconds.
 
+    ``documents`` and ``tokens`` are counts: integers, empty (``<NA>``) for an embedding that was
+    not trained here (not ``10033.0`` beside a NaN).
+
     Examples
     --------
     >>> kv = _from_arrays(["a", "b"], np.eye(2, dtype=np.float32))
     >>> describe_embeddings({"toy": kv})[["embedding", "words", "dim"]].values.tolist()
     [['toy', 2, 2]]
+    >>> trained = _from_arrays(["a", "b"], np.eye(2, dtype=np.float32))
+    >>> trained.training_info = {"corpus": "c", "n_docs": 10033, "n_tokens": 777364}
+    >>> describe_embeddings({"toy": kv, "trained": trained})[["documents", "tokens"]]
+       documents  tokens
+    0       <NA>    <NA>
+    1      10033  777364
     """
     rows = []
     for name, kv in embeddings.items():
@@ -290,4 +299,4 @@ def describe_embeddings(embeddings: Mapping[str, KeyedVectors]) -> pd.DataFrame:
                 "train_seconds": info.get("train_seconds"),
             }
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).astype({"documents": "Int64", "tokens": "Int64"})

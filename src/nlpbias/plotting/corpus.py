@@ -22,7 +22,8 @@ def term_frequency_figure(
     """Share of toxic texts vs of all texts containing each term (Dixon et al. 2018, Table 1).
 
     Shows, per panel, the ``top`` terms with the highest ``ratio`` among those contained in at
-    least ``min_count`` texts, as paired bars.
+    least ``min_count`` texts, as paired bars. The title says "top N" only where a panel had more
+    terms than that; otherwise it shows every such term and says so.
 
     Parameters
     ----------
@@ -41,9 +42,10 @@ def term_frequency_figure(
         ["term", "n_overall", "share_toxic", "share_overall", "ratio"],
         "term_frequency_figure",
     )
-    keep = []
+    keep, cut = [], False
     for _, sub in facet_frames(freq, by):
         sub = sub[sub["n_overall"] >= min_count]
+        cut = cut or len(sub) > top
         keep.append(sub.sort_values(["ratio", "term"], ascending=[False, True]).head(top))
     shown = pd.concat(keep, ignore_index=True) if keep else freq.iloc[:0]
     fig = paired_barh(
@@ -54,7 +56,6 @@ def term_frequency_figure(
         by=by,
         xlabel="share of texts containing the term",
     )
-    fig.suptitle(
-        f"Identity terms in toxic texts vs overall (top {top} by ratio, ≥ {min_count} texts)"
-    )
+    which = f"top {top} by ratio" if cut else "every term, by ratio"  # "top 12" only if cut
+    fig.suptitle(f"Identity terms in toxic texts vs overall ({which}, ≥ {min_count} texts)")
     return fig

@@ -27,9 +27,8 @@ def effect_size_figure(
     xlabel: str = "effect size d (standardised, no unit)",
     title: str | None = None,
     names: Names = None,
-    hue_names: Names = None,
     label: str | None = None,
-    missing: str = "n/a",
+    missing: str | None = None,
 ) -> Figure:
     """Forest plot: one row per ``y``, a dot per ``hue`` level with its interval, and the reference.
 
@@ -45,15 +44,13 @@ def effect_size_figure(
     names : mapping or function, optional
         Display label of each ``y`` value, e.g. :func:`nlpbias.plotting.labels.wordset_label`
         (labels may span lines; the rows grow with them).
-    hue_names : mapping or function, optional
-        Display label of each ``hue`` level in the legend (words, not the level's id).
     label : str, optional
-        Legend entry of the dots when there is no ``hue`` (default: "this book", with "and its
-        interval" when ``ci`` is drawn), so that the legend names every kind of mark drawn.
-    missing : str, default "n/a"
-        Written, in the level's colour, in the slot of a ``hue`` level that has no value for a
-        row (absent from ``df`` or NaN), so that an absent series reads as absent, not as
-        forgotten; ``""`` leaves the slot empty.
+        Legend entry of the dots when there is no ``hue`` (e.g. "this book, 95 % interval"), so
+        that a legend with a reference names both marks; None: no entry (as before).
+    missing : str, optional
+        With ``hue``: the text written in a level's slot of a row where that level has no number
+        (no row, or NaN), in the level's colour, e.g. "excluded (missing words)"; None: the slot
+        stays empty (as before).
 
     Returns
     -------
@@ -86,26 +83,9 @@ def effect_size_figure(
         1, ncols=1, width=7.5 if lines == 1 else 8.5, height=per_row * len(rows) + 1.5
     )
     pos = {r: i for i, r in enumerate(rows)}
-    if label is None:
-        label = "this book" + (" and its interval" if ci else "")
     for k, level in enumerate(levels):
         sub = df if level is None else df[df[hue] == level]
         offset = (k - (len(levels) - 1) / 2) * step
-        if level is not None and missing:
-            have = set(sub.loc[sub[x].notna(), y])
-            for r in rows:
-                if r not in have:  # in the level's own slot of the row: no other mark is there
-                    ax.text(
-                        0.01,
-                        pos[r] + offset,
-                        missing,
-                        transform=ax.get_yaxis_transform(),
-                        color=PALETTE[k % len(PALETTE)],
-                        fontsize="x-small",
-                        ha="left",
-                        va="center",
-                    )
-        sub = sub[sub[x].notna()]
         yy = sub[y].map(pos).to_numpy(float) + offset
         xerr = None
         if ci:
@@ -118,8 +98,22 @@ def effect_size_figure(
             fmt="o",
             color=PALETTE[k % len(PALETTE)],
             capsize=2,
-            label=label if level is None else relabel(level, hue_names),
+            label=label if level is None else str(level),
         )
+        if missing and level is not None:
+            scored = set(sub.loc[sub[x].notna(), y])
+            for r in rows:
+                if r not in scored:
+                    ax.text(
+                        0,
+                        pos[r] + offset,
+                        f" {missing}",
+                        transform=ax.get_yaxis_transform(),  # x in axes units: at the left edge
+                        color=PALETTE[k % len(PALETTE)],
+                        fontsize="x-small",
+                        va="center",
+                        ha="left",
+                    )
     if reference:
         ref = df.drop_duplicates(y).set_index(y)[reference].dropna()
         ax.scatter(
@@ -139,7 +133,7 @@ def effect_size_figure(
     for i in range(1, len(rows)):
         ax.axhline(i - 0.5, color="0.9", linewidth=0.8, zorder=0)
     ax.set(xlabel=xlabel, title=title or "")
-    if hue or reference:  # with a reference, the book's own dots get their entry too
+    if hue or reference or label:
         handles, texts = ax.get_legend_handles_labels()
         order = sorted(range(len(texts)), key=lambda i: texts[i] == reference_label)
         legend_below(fig, [handles[i] for i in order], [texts[i] for i in order])

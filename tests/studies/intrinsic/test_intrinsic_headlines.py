@@ -47,3 +47,23 @@ def test_the_planted_stand_in_and_no_bootstrap() -> None:
     assert {r["verdict"] for r in rows} == {"not testable offline"}
     assert all(r["data"] == "synthetic" for r in rows)
     assert np.isnan(rows[0]["ci_low"]) and "n_bootstrap = 0" in rows[0]["interval"]
+
+
+def test_the_rows_give_the_permutation_p_and_say_where_it_disagrees() -> None:
+    results = _results().assign(p_value=[1e-4, 1e-4, 1e-4], p_method="exact")
+    rows = study.headlines(
+        results, reported_values(TESTS), embedding="glove-6b-50d", n_bootstrap=1000
+    )
+    by = {r["key"]: r for r in rows}
+    assert by["weat7"]["verdict"] == "not reproduced"  # the verdict follows the interval
+    assert by["weat7"]["p_value"] == 1e-4
+    assert by["weat7"]["test"] == "one-sided permutation test over the target words (exact)"
+    assert "bootstrap over the words" in by["weat7"]["reason"]
+    assert "p ≤ 0.0001" in by["weat7"]["reason"] and "disagree" in by["weat7"]["reason"]
+    assert "disagree" not in by["weat1"]["reason"]  # both find the effect
+    assert np.isnan(by["weat8"]["p_value"]) and by["weat8"]["test"] == ""  # excluded: no test
+    # without a p-value column the rows are as before
+    plain = study.headlines(
+        _results(), reported_values(TESTS), embedding="glove-6b-50d", n_bootstrap=1000
+    )
+    assert all(np.isnan(r["p_value"]) for r in plain)

@@ -57,7 +57,10 @@ def test_planted_verdicts_from_the_seed_spread() -> None:
     assert race["paper"] == pytest.approx(21.5 - 4.8)
     assert race["book"] == pytest.approx(np.median(np.linspace(18.0, 21.0, n)) - 3.0)
     assert race["ci_low"] == pytest.approx(np.percentile(np.linspace(15.0, 18.0, n), 2.5))
-    assert race["verdict"] == "reproduced" and "permutation p = 0.1" in race["reason"]
+    assert race["verdict"] == "reproduced" and race["p_value"] == 0.1
+    assert "permutation test of the largest gap (9 refits on shuffled groups" in race["reason"]
+    # the interval finds an effect and p = 0.1 does not: the reason says they disagree
+    assert "the two uncertainties disagree" in race["reason"]
     assert rows["local_gap_gender"]["verdict"] == "direction only"
     assert all(r["section"] == SECTION for r in rows.values())
     scorecard.check_rows(list(rows.values()))
@@ -73,12 +76,16 @@ def test_no_gain_and_the_stand_in() -> None:
     )
     rows = _by_key(study.headlines(runs, robust, paper=PAPER, source="real"))
     assert rows["bcr_gain_race"]["verdict"] == "not reproduced"
-    # the synthetic stand-in: its one attribute answers every claim, none is testable
+    # the synthetic stand-in: its one attribute answers the race rows, none is testable; the
+    # gender row has no number (not the planted attribute's number a second time) and says why
     runs, robust = _inputs(["planted"], bcr_km=[50.0] * 3, bcr_logan=[75.0] * 3,
                            gap_logan=[30.0] * 3)  # fmt: skip
     rows = _by_key(study.headlines(runs, robust, paper=PAPER, source="synthetic"))
     assert {r["verdict"] for r in rows.values()} == {"not testable offline"}
-    assert rows["bcr_gain_race"]["book"] == 25.0 and rows["local_gap_gender"]["book"] == 27.0
+    assert rows["bcr_gain_race"]["book"] == 25.0 and rows["local_gap_race"]["book"] == 27.0
+    gender = rows["local_gap_gender"]
+    assert gender["book"] is None or np.isnan(gender["book"])
+    assert "one attribute (planted)" in gender["reason"] and "race row" in gender["reason"]
     assert all(r["data"] == "synthetic" for r in rows.values())
 
 
@@ -108,3 +115,68 @@ def test_rows_from_the_chapters_own_steps_on_the_stand_in() -> None:
     gain = spread.loc["LOGAN, paper's rule", "bcr_pct"] - spread.loc["K-Means", "bcr_pct"]
     assert rows["bcr_gain_race"]["book"] == pytest.approx(gain.median())
     assert gain.min() <= rows["bcr_gain_race"]["ci_low"] <= gain.median()
+
+
+def test_degenerate_fits_never_reach_a_row() -> None:
+    """A seed whose LOGAN fit is degenerate (here: a largest gap of 100 points) is left out of
+    the gap rows and of the BCR gain; a degenerate K-Means fit drops its seed from the gain."""
+    n = 10
+    runs, robust = _inputs(["race", "gender"], bcr_km=[50.0] * n, bcr_logan=[62.5] * n,
+                           gap_logan=[20.0] * n)  # fmt: skip
+    for attr in ("race", "gender"):
+        spread = robust[attr]["spread"]
+        spread["degenerate"] = ""
+        bad = (spread["method"] == "LOGAN, paper's rule") & spread["seed"].isin([0, 1])
+        spread.loc[bad, ["max_abs_gap_pts", "bcr_pct", "degenerate"]] = [
+            100.0,
+            100.0,
+            "largest gap 100 points",
+        ]
+        spread.loc[(spread["method"] == "K-Means") & (spread["seed"] == 2),
+                   ["bcr_pct", "degenerate"]] = [0.0, "one eligible cluster"]  # fmt: skip
+    rows = _by_key(study.headlines(runs, robust, paper=PAPER, source="real"))
+    race = rows["local_gap_race"]
+    # 8 usable LOGAN fits of 20 points on a global gap of 3: no 100 anywhere
+    assert (race["book"], race["ci_low"], race["ci_high"]) == (17.0, 17.0, 17.0)
+    assert "8 of 10 k-means++ seeds (2 left out: a degenerate LOGAN fit)" in race["interval"]
+    gain = rows["bcr_gain_race"]
+    assert (gain["book"], gain["ci_low"], gain["ci_high"]) == (12.5, 12.5, 12.5)
+    assert (
+        "7 of 10 k-means++ seeds (3 left out: a degenerate K-Means or LOGAN fit)"
+        in (gain["interval"])
+    )
+    # without the flag the same numbers would reach the rows (the test can fail)
+    for attr in ("race", "gender"):
+        robust[attr]["spread"]["degenerate"] = ""
+    rows = _by_key(study.headlines(runs, robust, paper=PAPER, source="real"))
+    assert rows["local_gap_race"]["ci_high"] == pytest.approx(97.0)
+
+
+def test_gap_interval_says_it_holds_seed_variation_only() -> None:
+    runs, robust = _inputs(["race"], bcr_km=[50.0] * 4, bcr_logan=[62.5] * 4,
+                           gap_logan=[20.0, 21.0, 22.0, 23.0])  # fmt: skip
+    race = _by_key(study.headlines(runs, robust, paper=PAPER, source="real"))["local_gap_race"]
+    assert "4 k-means++ seeds" in race["interval"]
+    assert "minus the global gap, a fixed number" in race["interval"]
+    assert "seed variation only" in race["interval"] and "λ = 30" in race["interval"]
+
+
+def test_a_degenerate_selected_fit_gives_no_permutation_p() -> None:
+    runs, robust = _inputs(["race"], bcr_km=[50.0] * 4, bcr_logan=[62.5] * 4,
+                           gap_logan=[20.0] * 4)  # fmt: skip
+    runs["race"]["table4"] = pd.DataFrame(
+        {"degenerate": ["", "3 eligible clusters < min_clusters = 5"]}, index=["K-Means", "LOGAN"]
+    )
+    race = _by_key(study.headlines(runs, robust, paper=PAPER, source="real"))["local_gap_race"]
+    assert np.isnan(race["p_value"]) and "no permutation p" in race["reason"]
+    assert "3 eligible clusters < min_clusters = 5" in race["reason"]
+
+
+def test_one_usable_seed_gives_no_interval() -> None:
+    # paper-smoke: one seed's fit survives; its value is no interval (was "7.01 [7.01, 7.01]")
+    runs, robust = _inputs(["race"], bcr_km=[50.0], bcr_logan=[62.5], gap_logan=[10.0])
+    rows = _by_key(study.headlines(runs, robust, paper=PAPER, source="real"))
+    race = rows["local_gap_race"]
+    assert race["book"] == pytest.approx(7.0)
+    assert np.isnan(race["ci_low"]) and race["verdict"] == "not reproduced"
+    assert "no interval" in race["reason"]

@@ -63,6 +63,7 @@ def test_topic_word_table_needs_texts_and_reads_clusters() -> None:
     y = np.ones(120, int)
     pred = y.copy()
     pred[60:][group[60:] == "B"] = 0  # the second region is biased against B
+    pred[61] = 1  # one B right there: a gap below 100 points (a gap of 100 is degenerate)
     data = ex.LoganData(X=X, y_true=y, y_pred=pred, y_score=pred.astype(float),
                         groups={"g": pd.Series(group)}, pairs={"g": ("A", "B")},
                         source="test", texts=texts)  # fmt: skip
@@ -71,8 +72,15 @@ def test_topic_word_table_needs_texts_and_reads_clusters() -> None:
                          show_progress=False)  # fmt: skip
     table = ex.topic_word_table({"g": r}, exclude=["car"], random_state=0)
     most = table.set_index("which").loc["most biased"]
-    assert most["gap_pts"] == pytest.approx(100.0) and "engine" in most["words"]
+    assert most["gap_pts"] == pytest.approx(100 - 100 / 30) and "engine" in most["words"]
     assert "car" not in most["words"]
+    # every B wrong in the region: a gap of 100 points, a degenerate fit, whose words are not read
+    pred[61] = 0
+    r100 = ex.run_attribute(data, "g", n_clusters=2, lam_grid=(1,), min_group_size=5,
+                            min_clusters=1, n_permutations=5, random_state=0,
+                            show_progress=False)  # fmt: skip
+    assert r100["table4"].loc["LOGAN", "degenerate"] == "largest gap 100 points"
+    assert ex.topic_word_table({"g": r100}, random_state=0).empty
     r["subset"]["texts"] = None
     with pytest.raises(ValueError, match="no texts"):
         ex.topic_word_table({"g": r}, random_state=0)
@@ -80,13 +88,14 @@ def test_topic_word_table_needs_texts_and_reads_clusters() -> None:
 
 def test_paper_comparison_puts_ours_beside_the_papers(run: dict) -> None:
     from nlpbias.data.reported import load_reported
+    from nlpbias.studies.logan import paper_comparison
 
     paper = load_reported("zhao2020logan")
-    table = ex.paper_comparison({"planted": run}, paper)
-    assert sorted(table.index) == ["gender", "planted", "race"]
-    assert table.loc["planted", "LOGAN largest gap (pts)"] == run["table1"].loc["LOGAN", "bias"]
-    assert table.loc["planted", "permutation p"] == run["null"].p_value
-    assert table.loc["race", "paper: LOGAN gap"] == 21.5
-    assert table.loc["race", "paper: BCR (%)"] == 75.0
-    assert np.isnan(table.loc["gender", "paper: BCR (%)"])  # reported for race only
-    assert np.isnan(table.loc["race", "global gap (pts)"])  # this run has no race attribute
+    table = paper_comparison({"planted": run}, paper)
+    assert list(table.columns) == ["this run: planted", "paper: race", "paper: gender"]
+    ours = table["this run: planted"]
+    assert ours["largest LOGAN cluster gap (points)"] == f"{run['table1'].loc['LOGAN', 'bias']:.1f}"
+    assert table.loc["largest LOGAN cluster gap (points)", "paper: race"] == "21.5"
+    assert table.loc["BCR, LOGAN (%)", "paper: race"] == "75.0"
+    assert table.loc["BCR, LOGAN (%)", "paper: gender"] == "not reported"  # race only
+    assert not table.isin(["nan"]).any().any()  # no all-NaN rows of a missing attribute

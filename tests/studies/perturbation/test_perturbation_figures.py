@@ -10,7 +10,10 @@ from matplotlib.collections import PathCollection
 from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure
 
+from nlpbias.studies.perturbation.bias_concentration import even_share
 from nlpbias.studies.perturbation.figures import (
+    DEVIATION_LABEL,
+    EVEN_LABEL,
     KIND_COLOURS,
     baseline_figure,
     cumulative_share_figure,
@@ -100,6 +103,14 @@ def test_histogram_rejects_bad_input_with_one_line() -> None:
 # -- cumulative_share_figure
 
 
+def _solid(ax) -> list:
+    return [ln for ln in ax.lines if ln.get_linestyle() == "-" and len(ln.get_xdata())]
+
+
+def _dotted(ax) -> list:
+    return [ln for ln in ax.lines if ln.get_linestyle() == ":" and len(ln.get_xdata())]
+
+
 def test_cumulative_lines_and_seed_points() -> None:
     tables = {
         "a": pd.DataFrame({"delta_b": [4.0, -3.0, 1.0, 0.0]}),
@@ -108,8 +119,8 @@ def test_cumulative_lines_and_seed_points() -> None:
     fig = cumulative_share_figure(tables, REPORTED)
     ax = fig.axes[0]
     assert ax.get_xscale() == "log"
-    assert len(ax.lines) == 3  # one per word set + "all documents equal"
-    a, b = ax.lines[0], ax.lines[1]
+    assert len(_solid(ax)) == 2  # one per word set
+    a, b = _solid(ax)
     # sorted by |ΔB|: 4, 3, 1, 0 of a total of 8
     assert list(a.get_xdata()) == pytest.approx([0.25, 0.5, 0.75, 1.0])
     assert list(a.get_ydata()) == pytest.approx([0.5, 0.875, 1.0, 1.0])
@@ -119,6 +130,35 @@ def test_cumulative_lines_and_seed_points() -> None:
     assert not ax.texts  # seed 004's values are in the legend, not written over the curves
     assert "seed 004:\ntop 1% → 48.8%\ntop 10% → 92.2%" in legend_texts(ax)
     assert_legend_clear(fig)
+
+
+def test_cumulative_draws_the_share_without_concentration_per_word_set() -> None:
+    # a: 3 of 4 documents carry ΔB; b: 20 of 1,000 — its top 10 % hold everything even if the
+    # 20 carried the same |ΔB| (the mechanical share the old "all documents equal" line hid)
+    rng = np.random.default_rng(0)
+    tables = {
+        "a": pd.DataFrame({"delta_b": [4.0, -3.0, 1.0, 0.0]}),
+        "b": pd.DataFrame({"delta_b": np.r_[rng.uniform(0.1, 1, 20), np.zeros(980)]}),
+    }
+    ax = cumulative_share_figure(tables, REPORTED).axes[0]
+    solid, dotted = _solid(ax), _dotted(ax)
+    assert len(dotted) == 2
+    for line, even, (name, table) in zip(solid, dotted, tables.items(), strict=True):
+        assert even.get_color() == line.get_color()  # the word set's colour
+        x, y = np.asarray(even.get_xdata()), np.asarray(even.get_ydata())
+        d = table["delta_b"].to_numpy()
+        np.testing.assert_allclose(x, np.arange(1, d.size + 1) / d.size)
+        # at every drawn fraction the line is even_share there
+        for q in (0.01, 0.1, 0.5):
+            k = max(1, int(np.floor(q * d.size)))
+            assert y[k - 1] == pytest.approx(even_share(d, tops=[q]).iloc[0]), name
+    assert list(dotted[0].get_ydata()) == pytest.approx([1 / 3, 2 / 3, 1.0, 1.0])
+    b = np.asarray(dotted[1].get_ydata())
+    assert b[9] == pytest.approx(10 / 20) and b[99] == pytest.approx(1.0)
+    # one legend entry for all of them, not one per word set; the y = x line is gone
+    texts = legend_texts(ax)
+    assert texts.count(EVEN_LABEL) == 1 and not any(t.startswith("_") for t in texts)
+    assert "all documents equal" not in texts
 
 
 def test_cumulative_accepts_a_plain_mapping_of_points() -> None:
@@ -183,6 +223,26 @@ def test_predicted_vs_actual_without_sd_and_with_two_sets() -> None:
     ax = predicted_vs_actual_figure(v).axes[0]
     assert not ax.containers
     assert [t.get_text() for t in ax.texts] == ["Pearson r undefined (2 sets)"]
+
+
+def test_predicted_vs_actual_draws_the_random_sets_deviation() -> None:
+    from matplotlib.collections import LineCollection
+
+    v = _validation().assign(seeds=1).drop(columns="actual_sd")
+    ax = predicted_vs_actual_figure(v).axes[0]
+    segments = [c for c in ax.collections if type(c) is LineCollection]
+    assert len(segments) == 1 and segments[0].get_label() == DEVIATION_LABEL
+    # from each random set's prediction on the diagonal to its actual change
+    drawn = sorted(map(tuple, (tuple(map(tuple, seg)) for seg in segments[0].get_segments())))
+    assert drawn == sorted([((0.1, 0.1), (0.1, 0.0)), ((-0.1, -0.1), (-0.1, 0.1))])
+    assert DEVIATION_LABEL in legend_texts(ax)
+    # one seed: the label says so, no "mean over seeds"
+    assert ax.get_ylabel() == "actual ΔB (retrained, one seed)"
+    ax = predicted_vs_actual_figure(v.assign(seeds=3)).axes[0]
+    assert ax.get_ylabel() == "actual ΔB (retrained, mean over 3 seeds)"
+    ax = predicted_vs_actual_figure(v[v["kind"] != "random"]).axes[0]
+    assert not [c for c in ax.collections if type(c) is LineCollection]
+    assert DEVIATION_LABEL not in legend_texts(ax)
 
 
 def test_predicted_vs_actual_missing_column_is_named() -> None:

@@ -309,7 +309,10 @@ def test_validate_predicted_and_actual(model, prepared, table, cache) -> None:
     )
     sets = pt.removal_sets(table, **kw)
     assert v.index.name == "removed" and v.index.tolist() == list(sets)
-    assert list(v.columns) == ["kind", "n_documents", "predicted", "actual", "actual_sd", "seeds"]
+    assert list(v.columns) == [
+        "kind", "n_documents", "predicted", "actual", "deviation", "actual_sd", "seeds"
+    ]  # fmt: skip
+    np.testing.assert_allclose(v["deviation"], v["actual"] - v["predicted"], rtol=0, atol=0)
     assert v["kind"].tolist() == ["increasing", "decreasing", "random"] * 2
     assert v["n_documents"].tolist() == [2, 2, 2, 4, 4, 4]
     assert (v["seeds"] == 2).all()
@@ -339,6 +342,15 @@ def test_validate_predicted_and_actual(model, prepared, table, cache) -> None:
     # the full fit of seed 0 is the model's own fit
     full = runs.loc[runs["seed"] == 0, "B_full"].iloc[0]
     assert full == pytest.approx(table.attrs["B"], abs=1e-5)
+
+
+def test_validate_with_one_seed_has_no_column_of_nan(model, prepared, table, cache) -> None:
+    v = pt.validate(
+        model, prepared, WS, table, glove=PARAMS, seeds=(0,), show_progress=False, sizes=(2,),
+        n_random=1, random_state=3, max_missing=0.2, executor="serial", n_jobs=None,
+    )  # fmt: skip
+    assert "actual_sd" not in v.columns and not v.isna().all().any()
+    assert (v["seeds"] == 1).all()
 
 
 def test_validate_rejects_bad_sizes(model, prepared, table, cache) -> None:
@@ -389,6 +401,31 @@ def test_agreement_needs_three_sets(n: int, one_line) -> None:
     one_line(err)
 
 
+# --------------------------------------------------------------------------- sentences and labels
+
+
+def test_skipped_sentence_names_sets_by_title() -> None:
+    skipped = pd.DataFrame({"wordset": ["instruments_weapons", "wajdalevie_likable"],
+                            "reason": ["x", "y"]})  # fmt: skip
+    text = pt.skipped_sentence(["science_arts", "caliskan_weat7"], skipped)
+    assert text.startswith("Of the 4 word sets, 2 are usable in this vocabulary (Science vs arts")
+    assert "and 2 are skipped (" in text and "instruments_weapons" not in text
+    empty = pd.DataFrame(columns=["wordset", "reason"])
+    assert pt.skipped_sentence(["science_arts"], empty).endswith("and none is skipped.")
+    assert "1 is usable" in pt.skipped_sentence(["science_arts"], empty)
+
+
+def test_readable_renames_word_sets_only() -> None:
+    frame = pd.DataFrame(
+        {"wordset": ["science_arts", "toy"], "x": [1.0, 2.0]},
+        index=pd.Index(["caliskan_weat8", "mean"], name="wordset"),
+    )
+    out = pt.readable(frame)
+    assert out.index.tolist() == ["WEAT 8: science vs arts × male vs female terms", "mean"]
+    assert out["wordset"].tolist() == ["Science vs arts × male vs female terms", "toy"]
+    assert out.index.name == "wordset" and out["x"].tolist() == [1.0, 2.0]
+
+
 # --------------------------------------------------------------------------- concentration_table
 
 
@@ -400,7 +437,14 @@ def test_concentration_table(table: pd.DataFrame) -> None:
     out = concentration_table({WS: table, "toy": other})
     assert out.index.name == "wordset"
     assert out.index.tolist() == [WS, "toy", "mean", "seed 004 (reported)"]
-    assert list(out.columns) == ["top 1%", "top 10%", "documents with ΔB ≠ 0"]
+    assert list(out.columns) == [
+        "top 1%", "top 1% if spread evenly", "top 10%", "top 10% if spread evenly",
+        "documents with ΔB ≠ 0",
+    ]  # fmt: skip
+    # toy: 120 documents carry ΔB; the top 2 (1 %) and 20 (10 %) of 200 would hold 2/120, 20/120
+    assert out.loc["toy", "top 1% if spread evenly"] == pytest.approx(2 / 120)
+    assert out.loc["toy", "top 10% if spread evenly"] == pytest.approx(20 / 120)
+    assert not out.isna().all(axis=1).any()
     total = 100 + 90 + 100
     assert out.loc["toy", "top 1%"] == pytest.approx(100 / total)
     assert out.loc["toy", "top 10%"] == pytest.approx(190 / total)

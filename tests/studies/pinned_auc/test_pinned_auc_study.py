@@ -98,23 +98,6 @@ def test_bad_requests(run: dict, tmp_path: Path) -> None:
         )
 
 
-def test_verdicts_say_lower_and_whether_seeds_separate_the_families() -> None:
-    def table(mit_low: float, mit_high: float, n: int = 3) -> pd.DataFrame:
-        return pd.DataFrame({"family": ["baseline", "bias mitigated", "random control"],
-                             "metric": "FPED", "n_models": n, "mean": [6.0, 2.0, 5.0],
-                             "ci_low": [5.0, mit_low, 4.0],
-                             "ci_high": [7.0, mit_high, 6.0]})  # fmt: skip
-
-    apart = pa.verdicts(table(1.0, 3.0), metrics=["FPED"])[0]
-    assert "lower" in apart and "do not overlap" in apart
-    overlap = pa.verdicts(table(1.0, 5.5), metrics=["FPED"])[0]
-    assert "overlap, so this run cannot tell them apart" in overlap
-    single = pa.verdicts(table(2.0, 2.0, n=1), metrics=["FPED"])[0]
-    assert "one model per family" in single
-    with pytest.raises(ValueError, match="lacks one of"):
-        pa.verdicts(table(1.0, 3.0).iloc[:2], metrics=["FPED"])
-
-
 def test_paper_comparison_pivots_ours_beside_the_papers_per_model_numbers() -> None:
     paper = pa.reported()
     fams = list(pa.FAMILIES)
@@ -130,6 +113,16 @@ def test_paper_comparison_pivots_ours_beside_the_papers_per_model_numbers() -> N
     assert table.loc["FPED", ("baseline", "paper")] == fped["reported_sum"] / 10
     with pytest.raises(ValueError, match="missing columns"):
         pa.paper_comparison(t4.drop(columns="mean"), t5)
+
+
+def test_paper_comparison_drops_a_row_neither_side_has() -> None:
+    paper = pa.reported()
+    t4 = paper["table4"].assign(mean=0.9)
+    t5 = paper["table5"].assign(mean=1.0, paper_per_model=paper["table5"]["reported_sum"] / 10)
+    extra = pd.DataFrame({"metric": ["XED"] * 3, "family": list(pa.FAMILIES), "mean": np.nan,
+                          "paper_per_model": np.nan})  # fmt: skip
+    table = pa.paper_comparison(t4, pd.concat([t5, extra]), families=list(pa.FAMILIES))
+    assert "XED" not in table.index and not table.isna().all(axis=1).any()
 
 
 def test_cnns_trained_two_at_a_time_score_exactly_as_one_after_the_other(

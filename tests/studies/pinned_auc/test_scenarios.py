@@ -135,3 +135,18 @@ def test_scenario_verdicts_one_block_per_term_set(demo_run):
     assert v["metric"].tolist() == ["FPED", "PAED"] * 2
     with pytest.raises(ValueError, match="no scenario 'b'"):
         study.scenario_verdicts(summary, "b")
+
+
+def test_skewed_scenario_without_any_skewable_term_says_why(demo_run):
+    """paper-smoke once stopped with 'the pool is empty' deep in the mitigation when no Table 1
+    term occurred often enough to skew: the scenario now names the cause and the fix."""
+    from dataclasses import replace
+
+    from nlpbias.data.identity import term_mask
+
+    data = demo_run[0]
+    terms = list(study.table1_ratios(study.reported()["table1"]))
+    has_term = term_mask(data.train["text"], terms).any(axis=1).to_numpy()
+    bare = replace(data, train=data.train[~has_term])
+    with pytest.raises(ValueError, match="too few texts with the Table 1 terms.*larger max_train"):
+        study.skewed_scenario(bare, random_state=0, toxic_share=0.15, hold_back=0.5)

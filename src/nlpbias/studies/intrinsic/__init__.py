@@ -6,18 +6,22 @@ the figures only this chapter draws and its headline rows for the scorecard. Wha
 notebook calls from here:
 """
 
-from nlpbias.studies.intrinsic.figures import (
-    association_figure,
-    embedding_label,
-    rnsb_figure,
-    scatter_figure,
-)
+from nlpbias.studies.intrinsic.figures import association_figure, rnsb_figure, scatter_figure
 from nlpbias.studies.intrinsic.headlines import headlines
+from nlpbias.studies.intrinsic.report import (
+    rnsb_spread_sentence,
+    round_noise,
+    short_name,
+    uncertainty_sentence,
+)
 
 __all__ = [
     "association_figure",
-    "embedding_label",
     "headlines",
     "rnsb_figure",
+    "rnsb_spread_sentence",
+    "round_noise",
     "scatter_figure",
+    "short_name",
+    "uncertainty_sentence",
 ]

@@ -26,50 +26,9 @@ from nlpbias.plotting import (
 )
 from nlpbias.plotting.labels import Names
 
-__all__ = [
-    "RNSB_VARIANTS",
-    "association_figure",
-    "embedding_label",
-    "rnsb_figure",
-    "scatter_figure",
-]
+__all__ = ["RNSB_VARIANTS", "association_figure", "rnsb_figure", "scatter_figure"]
 
-#: Corpus id (``train_corpora`` of the chapter) → its name in figures.
-_CORPORA = {
-    "wiki_summaries": "Wikipedia summaries",
-    "gutenberg": "Gutenberg books",
-}
-
-
-def embedding_label(name: object) -> str:
-    """An embedding's name in figures: the pretrained file or the algorithm and its corpus in
-    words, not the chapter's id (``word2vec:wiki_summaries``).
-
-    Examples
-    --------
-    >>> embedding_label("word2vec:wiki_summaries")
-    'word2vec on Wikipedia summaries'
-    >>> embedding_label("word2vec:gutenberg:1,2")
-    'word2vec on Gutenberg books (parts 1,2)'
-    >>> embedding_label("glove-6b-50d")
-    'GloVe 6B 50-d (pretrained)'
-    """
-    text = str(name)
-    if text.startswith("glove-"):
-        _, size, dim = (text.split("-") + ["", ""])[:3]
-        return f"GloVe {size.upper()} {dim.removesuffix('d')}-d (pretrained)"
-    if ":" not in text:
-        return tidy_label(text)
-    algorithm, corpus = text.split(":", 1)
-    corpus_id, _, parts = corpus.partition(":")
-    words = _CORPORA.get(corpus_id, tidy_label(corpus_id))
-    if parts:
-        words += f" (part{'s' if ',' in parts else ''} {parts})"
-    return f"{algorithm} on {words}"
-
-
-#: RNSB variant → (panel title, axis label with the unit) of :func:`rnsb_figure`; the unit is on
-#: a line of its own, so that the labels of two panels side by side do not run into each other.
+#: RNSB variant → (panel title, axis label with the unit) of :func:`rnsb_figure`.
 RNSB_VARIANTS: dict[str, tuple[str, str]] = {
     "signed": ("signed two-set RNSB", "score from −1 to 1\n(0: no bias)"),
     "kl": ("KL from uniform", "KL divergence in nats\n(0: no bias)"),

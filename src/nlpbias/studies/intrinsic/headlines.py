@@ -3,7 +3,10 @@
 Caliskan et al. (2017, Table 1) found each of the ten IAT associations they tested in GloVe: one
 row per WEAT test with a published effect size (the ``reported`` field of its word-set file).
 Ours: the effect size on the chapter's base embedding with its 95 % bootstrap interval over the
-target and attribute words (:func:`nlpbias.metrics.weat.weat`). The published values were
+target and attribute words (:func:`nlpbias.metrics.weat.weat`); the verdict follows that
+interval, and the reason also gives the permutation test's p-value (``p_value``,
+``p_method``) and says where the two disagree (see
+:func:`nlpbias.studies.intrinsic.report.uncertainty_sentence`). The published values were
 transcribed and not checked against the paper here; a row says so when its file does.
 On ``smoke`` the base embedding is the planted stand-in (synthetic).
 """
@@ -39,7 +42,8 @@ def headlines(
     ----------
     results : pandas.DataFrame
         :func:`nlpbias.metrics.weat.weat_by_embedding` results on the base embedding
-        (``query``, ``effect_size``, ``ci_low``, ``ci_high``); a test missing here (excluded for
+        (``query``, ``effect_size``, ``ci_low``, ``ci_high``, and ``p_value``, ``p_method`` where
+        computed); a test missing here (excluded for
         missing words) gets no number.
     reported : pandas.DataFrame
         :func:`nlpbias.data.wordsets.reported_values` (``name`` or ``query``,
@@ -56,14 +60,18 @@ def headlines(
     for rep in reported.itertuples(index=False):
         title = load_wordset(rep.query).title
         test, _, what = title.partition(": ")
-        book = ci_low = ci_high = None
+        book = ci_low = ci_high = p_value = None
+        p_test = ""
         interval = f"none: the test is excluded from {embedding} (missing words)"
         if rep.query in ours.index:
             r = ours.loc[rep.query]
             book = float(r["effect_size"])
+            if pd.notna(r.get("p_value")):
+                p_value = float(r["p_value"])
+                p_test = f"one-sided permutation test over the target words ({r['p_method']})"
             if n_bootstrap and pd.notna(r.get("ci_low")):
                 ci_low, ci_high = float(r["ci_low"]), float(r["ci_high"])
-                interval = f"95 % bootstrap over the words ({n_bootstrap:,} draws); {embedding}"
+                interval = f"95 % bootstrap over the words ({n_bootstrap:,} draws) on {embedding}"
             else:
                 interval = f"none: no bootstrap in this run (n_bootstrap = {n_bootstrap})"
         rows.append(
@@ -84,6 +92,8 @@ def headlines(
                 chapter=chapter,
                 section=SECTION,
                 note="" if rep.verified else "the paper's value is not verified",
+                p_value=p_value,
+                test=p_test,
             )
         )
     return rows

@@ -33,9 +33,14 @@ def load_machines(path: str | Path | None = None) -> dict[str, Any]:
     import yaml
 
     from nlpbias.core.paths import data_file
+    from nlpbias.data.machines import load_machine_record
 
-    path = Path(path) if path is not None else data_file("machines", "intrinsic_extrinsic.yaml")
-    record = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if path is None:  # the project's record, checked by the shared loader first
+        path = data_file("machines", "intrinsic_extrinsic.yaml")
+        record = load_machine_record("intrinsic_extrinsic")
+    else:
+        path = Path(path)
+        record = yaml.safe_load(path.read_text(encoding="utf-8"))
     for field in ("source", "profile", "here", "other", "here_name", "other_name"):
         if field not in record:
             raise ValueError(f"{path}: the record lacks the field {field!r}")

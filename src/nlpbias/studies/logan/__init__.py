@@ -4,7 +4,8 @@ What the chapter's notebook calls; the modules of this package hold the method: 
 (:mod:`.estimator`, with :mod:`.group_metrics`, :mod:`.lloyd` and :mod:`.merging`), its summaries
 (:mod:`.summaries`), calibration (:mod:`.calibration`), the λ path and seed spread
 (:mod:`.robustness`), topic words (:mod:`.topics`), figures (:mod:`.figures`), the headline
-rows for the scorecard (:mod:`.headlines`), the MiniLM classifiers (:mod:`.frozen` and
+rows for the scorecard (:mod:`.headlines`), the sentences and comparison tables that state
+the run's numbers (:mod:`.prose`), the MiniLM classifiers (:mod:`.frozen` and
 :mod:`.finetune`, with
 :mod:`.classifier_inputs`; imported on use: they need torch), the stand-in data
 (:mod:`.synthetic`) and the chapter's steps (:mod:`.study`).
@@ -29,6 +30,13 @@ from nlpbias.studies.logan.figures import (
 from nlpbias.studies.logan.headlines import (
     headlines,
 )
+from nlpbias.studies.logan.prose import (
+    null_sentences,
+    paper_comparison,
+    selection_sentence,
+    setting_table,
+    table1_comparison,
+)
 from nlpbias.studies.logan.robustness import (
     METHODS,
     best_lams,
@@ -37,11 +45,11 @@ from nlpbias.studies.logan.robustness import (
     robustness_verdict,
     seed_spread,
     spread_summary,
+    usable_fits,
 )
 from nlpbias.studies.logan.study import (
     LoganData,
     load_logan_data,
-    paper_comparison,
     run_attribute,
     run_robustness,
     table1,
@@ -72,6 +80,7 @@ __all__ = [
     "max_gap_null",
     "METHODS",
     "METRICS",
+    "null_sentences",
     "NullResult",
     "paper_comparison",
     "random_split_gap",
@@ -82,8 +91,12 @@ __all__ = [
     "seed_spread",
     "seed_spread_figure",
     "select_lambda",
+    "selection_sentence",
+    "setting_table",
     "spread_summary",
     "table1",
+    "table1_comparison",
     "topic_word_table",
     "topic_words",
+    "usable_fits",
 ]

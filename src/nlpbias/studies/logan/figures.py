@@ -13,16 +13,16 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import MaxNLocator
 
 from nlpbias.plotting import (
     PALETTE,
-    annotate_apart,
     barh,
     legend_below,
     new_figure,
     require_columns,
 )
+from nlpbias.studies.logan.robustness import usable_fits
 
 __all__ = [
     "COLUMN_LABELS",
@@ -138,22 +138,29 @@ _METHOD_STYLE = {  # method of robustness.METHODS -> (colour, marker)
     "LOGAN, exact rule": (PALETTE[1], "s"),
 }
 _PATH_Y = {
-    "n_biased": "biased clusters (|gap| ≥ 5 points)",
+    "n_biased": "biased clusters (|gap| ≥ 5)",
     "max_abs_gap_pts": "largest |gap| (points)",
+    "inertia_ratio": "inertia ÷ K-Means'",
 }
+#: Horizontal offset of each method at one λ (in λ positions), so two rules never cover each other.
+_DODGE = {"K-Means": 0.0, "LOGAN, paper's rule": -0.2, "LOGAN, exact rule": 0.2}
 
 
 def lambda_path_figure(path: pd.DataFrame) -> Figure:
-    """The λ path: inertia ratio (x) against biased clusters and the largest gap, per rule.
+    """The λ path: biased clusters, the largest gap and the inertia ratio at each λ, per rule.
 
-    Each LOGAN point is labelled with its λ; K-Means (λ = 0) is the star at ratio 1.
+    λ is on the x axis, one evenly spaced position per value of the grid (K-Means, λ = 0, is the
+    star at the first position), so every point says its λ by where it stands and no point
+    needs a label; the two rules stand a little left and right of their λ, so they never hide
+    each other or the star.
 
     Parameters
     ----------
     path : DataFrame
         :func:`nlpbias.studies.logan.robustness.lambda_path` rows, with an ``attribute``
-        column for one row of panels per attribute. Fits that did not converge or kept too few
-        eligible clusters (``usable`` False) are drawn hollow.
+        column for one row of panels per attribute. Degenerate fits (``usable`` False: see the
+        table's ``degenerate`` column) are drawn hollow; a fit without an eligible cluster has
+        no largest gap (NaN) and is not drawn there.
 
     Examples
     --------
@@ -161,40 +168,43 @@ def lambda_path_figure(path: pd.DataFrame) -> Figure:
     ...                   "inertia_ratio": [1.0, 1.2], "n_biased": [2, 3],
     ...                   "max_abs_gap_pts": [20.0, 25.0], "usable": [True, False]})
     >>> len(lambda_path_figure(p).axes)
-    2
+    3
     """
-    require_columns(
-        path, ["method", "lam", "inertia_ratio", "usable", *_PATH_Y], "lambda_path_figure"
-    )
+    require_columns(path, ["method", "lam", "usable", *_PATH_Y], "lambda_path_figure")
     frame = path if "attribute" in path.columns else path.assign(attribute="")
     attrs = list(dict.fromkeys(frame["attribute"]))
-    fig, axes = new_figure(2 * len(attrs), ncols=2, width=4.2, height=3.4)
-    marks = []
+    lams = sorted(set(frame["lam"].astype(float)))
+    where = {v: i for i, v in enumerate(lams)}
+    ticks = [f"{v:g}" for v in lams]
+    fig, axes = new_figure(3 * len(attrs), ncols=3, width=2.9, height=2.9)
     for row, attr in enumerate(attrs):
         sub = frame[frame["attribute"] == attr]
         for col, (y, label) in enumerate(_PATH_Y.items()):
-            ax = axes[2 * row + col]
+            ax = axes[3 * row + col]
             for method, (colour, marker) in _METHOD_STYLE.items():
-                pts = sub[sub["method"] == method].sort_values("lam")
+                pts = sub[(sub["method"] == method) & np.isfinite(sub[y].astype(float))]
+                pts = pts.sort_values("lam")
                 if pts.empty:
                     continue
+                x = pts["lam"].astype(float).map(where).to_numpy(float) + _DODGE[method]
                 if len(pts) > 1:
-                    ax.plot(pts["inertia_ratio"], pts[y], color=colour, linewidth=1, zorder=1)
-                for usable, part in pts.groupby("usable"):
+                    ax.plot(x, pts[y], color=colour, linewidth=1, zorder=1)
+                usable = pts["usable"].astype(bool).to_numpy()
+                for keep in (True, False):
+                    if not (usable == keep).any():
+                        continue
                     ax.scatter(
-                        part["inertia_ratio"], part[y], marker=marker,
-                        zorder=3 if method == "K-Means" else 2,
+                        x[usable == keep], pts[y].to_numpy(float)[usable == keep],
+                        marker=marker, zorder=3 if method == "K-Means" else 2,
                         s=90 if marker == "*" else 36, edgecolors=colour,
-                        facecolors=colour if usable else "white", linewidths=1.2,
+                        facecolors=colour if keep else "white", linewidths=1.2,
                     )  # fmt: skip
-            ax.set_xscale("log")
-            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-            ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-            ax.set(xlabel="inertia ÷ K-Means inertia (log scale)", ylabel=label,
-                   title=f"{attr}" if attr else "")  # fmt: skip
-            # a fit with no eligible cluster has no largest gap (NaN): not drawn, not labelled
-            drawn = sub[(sub["lam"] > 0) & np.isfinite(sub[y].astype(float))]
-            marks.append((ax, drawn, y))
+            ax.set_xticks(range(len(lams)), ticks)
+            ax.set_xlim(-0.5, len(lams) - 0.5)
+            ax.tick_params(axis="x", labelsize="small")
+            ax.set(xlabel="λ (0: K-Means)", ylabel=label, title=f"{attr}" if attr else "")
+            if y == "n_biased":  # a count: whole numbers on its axis
+                ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     handles = [
         Line2D([], [], color=c, marker=m, linestyle="-" if n != "K-Means" else "",
                markersize=9 if m == "*" else 6)
@@ -202,13 +212,8 @@ def lambda_path_figure(path: pd.DataFrame) -> Figure:
     ]  # fmt: skip
     handles.append(Line2D([], [], color="0.3", marker="o", markerfacecolor="white", linestyle=""))
     labels = [*(f"{n} (λ = 0)" if n == "K-Means" else n for n in _METHOD_STYLE),
-              "hollow: did not converge, or too few eligible clusters"]  # fmt: skip
+              "hollow: degenerate fit, never selected (reason in the table)"]  # fmt: skip
     legend_below(fig, handles, labels)
-    for ax, pts, y in marks:  # last: on the final layout; each LOGAN point says its λ
-        annotate_apart(
-            ax, pts["inertia_ratio"].to_numpy(float), pts[y].to_numpy(float),
-            [f"{v:g}" for v in pts["lam"]], fontsize="xx-small",
-        )  # fmt: skip
     return fig
 
 
@@ -216,6 +221,8 @@ def seed_spread_figure(spread: pd.DataFrame) -> Figure:
     """BCR and the largest gap over k-means++ seeds, one dot per seed and a bar at the median.
 
     Dots of equal value are stacked (no random jitter), so the figure is the same on every run.
+    Degenerate fits (a non-empty ``degenerate`` column) are not drawn and not in the median; the
+    row's label says how many were left out.
 
     Examples
     --------
@@ -228,13 +235,26 @@ def seed_spread_figure(spread: pd.DataFrame) -> Figure:
     frame = spread if "attribute" in spread.columns else spread.assign(attribute="")
     attrs = list(dict.fromkeys(frame["attribute"]))
     methods = [m for m in _METHOD_STYLE if m in set(frame["method"])]
+    kept = usable_fits(frame)
     fig, axes = new_figure(2 * len(attrs), ncols=2, width=4.2, height=0.5 * len(methods) + 1.6)
     columns = {
         "bcr_pct": ("BCR: biased clusters (%)", 1.0),
         "max_abs_gap_pts": ("largest |gap| (points)", 0.5),
     }
     for row, attr in enumerate(attrs):
-        sub = frame[frame["attribute"] == attr]
+        sub = kept[kept["attribute"] == attr]
+        left_out = (frame["attribute"] == attr).groupby(frame["method"]).sum() - sub.groupby(
+            "method"
+        ).size().reindex(methods, fill_value=0)
+        fitted = set(frame.loc[frame["attribute"] == attr, "method"])
+        names = [
+            f"{m}\n(not fitted: no usable λ)"
+            if m not in fitted
+            else f"{m}\n({int(left_out.get(m, 0))} degenerate left out)"
+            if left_out.get(m, 0)
+            else m
+            for m in methods
+        ]
         for col, (x, (label, step)) in enumerate(columns.items()):
             ax = axes[2 * row + col]
             for i, method in enumerate(methods):
@@ -249,8 +269,13 @@ def seed_spread_figure(spread: pd.DataFrame) -> Figure:
                 if len(values):  # the median as a bar under the row's dots
                     med = float(np.median(values))
                     ax.plot([med, med], [i + 0.22, i + 0.42], color="black", linewidth=2.5)
-            ax.set_yticks(range(len(methods)), methods)
+            ax.set_yticks(range(len(methods)), names)
             ax.set_ylim(len(methods) - 0.5, -0.5)
+            if sub.empty:  # say why the panel is empty rather than draw bare axes
+                ax.text(0.5, 0.5, "every fit is degenerate:\nnothing to draw", ha="center",
+                        va="center", transform=ax.transAxes, fontsize="small",
+                        color="0.3")  # fmt: skip
+                ax.set_xticks([])
             ax.set(xlabel=label, title=f"{attr}" if attr else "")
             if col:
                 ax.tick_params(axis="y", labelleft=False)

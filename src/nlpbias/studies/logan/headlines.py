@@ -10,10 +10,18 @@ from the same k-means++ starts):
 - ``local_gap_race`` and ``local_gap_gender``: the most biased LOGAN cluster has a far larger
   accuracy gap than the whole test set — race 4.8 → 21.5 points, gender 1.8 → 23.1 (their
   Table 1). Ours: LOGAN's largest cluster gap per seed minus the global gap, same summary; the
-  reason adds the permutation p of the largest gap (is it larger than chance?).
+  row's second uncertainty is the permutation p of the largest gap (is it larger than chance?),
+  and the reason says when the two disagree.
 
-On the synthetic stand-in (``smoke``, ``demo``) its single planted attribute stands in for race
-and gender, and every row is *not testable offline* by the scorecard's rules.
+Degenerate fits (:data:`~nlpbias.studies.logan.summaries.DEGENERATE_RULES`: a largest gap of 100
+points, one eligible cluster, too few eligible clusters, no convergence) are left out before any
+number is taken: a seed whose K-Means or LOGAN fit is degenerate drops out of the row, and the
+interval says how many seeds are left.
+
+On the synthetic stand-in (``smoke``, ``demo``) its single planted attribute answers the race rows
+(``bcr_gain_race`` and ``local_gap_race``); the stand-in has no second attribute, so the gender
+row has no number and says so (one attribute's number is not shown twice). Every row is *not
+testable offline* there by the scorecard's rules.
 """
 
 from __future__ import annotations
@@ -25,6 +33,8 @@ import numpy as np
 import pandas as pd
 
 from nlpbias.core.scorecard import headline
+from nlpbias.core.text import fmt_count as _count
+from nlpbias.studies.logan.robustness import usable_fits
 
 __all__ = ["SECTION", "headlines"]
 
@@ -34,36 +44,72 @@ _LOGAN = "LOGAN, paper's rule"
 
 
 def _attribute(name: str, available: list[str], synthetic: bool) -> str | None:
-    """The attribute that answers the paper's ``name``: itself, or the stand-in's only one."""
+    """The attribute that answers the paper's ``name``: itself, or (for race only) the
+    stand-in's only one; the stand-in has no second attribute to answer gender."""
     if name in available:
         return name
-    return available[0] if synthetic and len(available) == 1 else None
+    if synthetic and name == "race" and len(available) == 1:
+        return available[0]
+    return None
 
 
 def _paired(spread: pd.DataFrame, column: str) -> pd.DataFrame:
-    """``column`` of K-Means and of LOGAN (paper's rule) side by side, one row per seed."""
-    wide = spread.pivot_table(index="seed", columns="method", values=column)
+    """``column`` of K-Means and of LOGAN (paper's rule) side by side, one row per seed whose
+    two fits are both usable (a degenerate fit drops its seed)."""
+    seeds = spread["seed"].nunique() if "seed" in spread.columns else 0
+    wide = usable_fits(spread).pivot_table(index="seed", columns="method", values=column)
     if "K-Means" not in wide or _LOGAN not in wide:
-        return pd.DataFrame(columns=["K-Means", _LOGAN])
-    return wide[["K-Means", _LOGAN]].dropna()
+        out = pd.DataFrame(columns=["K-Means", _LOGAN])
+    else:
+        out = wide[["K-Means", _LOGAN]].dropna()
+    out.attrs["n_seeds"] = seeds
+    return out
+
+
+def _logan(spread: pd.DataFrame, column: str) -> pd.Series:
+    """``column`` of LOGAN (paper's rule) per seed whose fit is usable."""
+    seeds = spread["seed"].nunique() if "seed" in spread.columns else 0
+    fits = usable_fits(spread)
+    out = fits.loc[fits["method"] == _LOGAN, column].dropna().astype(float)
+    out.attrs["n_seeds"] = seeds
+    return out
 
 
 def _summary(values: pd.Series) -> dict[str, float | None]:
-    """Median and the 2.5–97.5 percentiles (None where there are no values)."""
+    """Median and the 2.5–97.5 percentiles (None where there are no values; no interval from
+    one seed, whose percentiles would be a zero-width interval)."""
     v = np.asarray(values, dtype=float)
     if v.size == 0:
         return {"book": None, "ci_low": None, "ci_high": None}
+    if v.size == 1:
+        return {"book": float(v[0]), "ci_low": None, "ci_high": None}
     lo, med, hi = np.percentile(v, [2.5, 50, 97.5])
     return {"book": float(med), "ci_low": float(lo), "ci_high": float(hi)}
 
 
-def _interval(n: int, lam: float | None) -> str:
+def _seeds(n: int, total: int, fits: str) -> str:
+    left = total - n
+    if left <= 0:
+        return f"{n} k-means++ seeds"
+    return f"{n} of {total} k-means++ seeds ({left} left out: a degenerate {fits} fit)"
+
+
+def _interval(n: int, total: int, lam: float | None, *, what: str) -> str:
+    """What the row's interval is: ``what`` (``"gain"`` or ``"gap"``) over the usable seeds."""
+    fits = "K-Means or LOGAN" if what == "gain" else "LOGAN"
     if n == 0:
-        return "none: no usable LOGAN fit in the seed spread"
+        return f"none: no seed with a usable {fits} fit in the seed spread"
     at = f", λ = {lam:g}" if lam is not None else ""
+    if what == "gain":
+        return (
+            f"median and 2.5–97.5 percentiles over {_seeds(n, total, fits)} of the per-seed "
+            f"difference LOGAN (the paper's rule{at}) − K-Means from the same start (seed "
+            "variation only: one classifier, one test set)"
+        )
     return (
-        f"median and 2.5–97.5 percentiles over {n} k-means++ seeds (LOGAN: the paper's "
-        f"rule{at}; K-Means from the same starts)"
+        f"median and 2.5–97.5 percentiles over {_seeds(n, total, fits)} of LOGAN's largest "
+        f"cluster gap (the paper's rule{at}) minus the global gap, a fixed number (seed "
+        "variation only: one classifier, one test set)"
     )
 
 
@@ -105,10 +151,10 @@ def headlines(
     t4 = paper["table4_race"]
     attr = _attribute("race", available, synthetic)
     gain = pd.Series(dtype=float)
-    lam = None
+    lam, total = None, 0
     if attr is not None:
         bcr = _paired(robust[attr]["spread"], "bcr_pct")
-        gain = bcr[_LOGAN] - bcr["K-Means"]
+        gain, total = bcr[_LOGAN] - bcr["K-Means"], bcr.attrs["n_seeds"]
         lam = robust[attr].get("lams", {}).get("paper")
     rows.append(
         headline(
@@ -120,9 +166,9 @@ def headlines(
             ),
             paper=float(t4["LOGAN"]["BCR"] - t4["K-Means"]["BCR"]),
             **_summary(gain),
-            interval=_interval(len(gain), lam),
+            interval=_interval(len(gain), total, lam, what="gain"),
             unit="points of BCR, LOGAN − K-Means",
-            note=f"attribute: {attr}" if synthetic and attr else "",
+            note=f"attribute: {attr}, the stand-in's one attribute" if synthetic and attr else "",
         )
     )
 
@@ -130,18 +176,35 @@ def headlines(
         t1 = paper["table1"][name]
         attr = _attribute(name, available, synthetic)
         excess = pd.Series(dtype=float)
-        note, lam = "", None
+        note, lam, total = "", None, 0
+        p_value, test = None, ""
+        if attr is None and synthetic and name != "race" and available:
+            note = (
+                f"the synthetic stand-in has one attribute ({available[0]}), whose number is on "
+                "the race row; it has no second attribute to stand for this one"
+            )
         if attr is not None:
             global_gap = float(runs[attr]["table1"].loc["Global", "bias"])
-            gaps = _paired(robust[attr]["spread"], "max_abs_gap_pts")
-            excess = gaps[_LOGAN] - global_gap
+            gaps = _logan(robust[attr]["spread"], "max_abs_gap_pts")
+            excess, total = gaps - global_gap, gaps.attrs["n_seeds"]
             lam = robust[attr].get("lams", {}).get("paper")
             null = runs[attr].get("null")
-            note = f"attribute: {attr}; " if synthetic else ""
+            note = f"attribute: {attr}, the stand-in's one attribute" if synthetic else ""
             if name == "race" and not synthetic:
-                note = "race by TwitterAAE dialect here; "
-            if null is not None:
-                note += f"largest gap vs shuffled groups: permutation p = {null.p_value:.3g}"
+                note = "race by TwitterAAE dialect here"
+            t4 = runs[attr].get("table4")
+            bad = "" if t4 is None or "degenerate" not in t4 else str(t4.loc["LOGAN", "degenerate"])
+            if bad:  # the permutation null was fitted at a λ whose fit is degenerate: not used
+                note += ("; " if note else "") + (
+                    f"no permutation p: no λ of the grid gave a usable LOGAN fit ({bad})"
+                )
+            elif null is not None:
+                at = runs[attr].get("lam")
+                test = (
+                    f"permutation test of the largest gap ({_count(len(null.null))} refits on "
+                    "shuffled groups" + (f", λ = {at:g})" if at is not None else ")")
+                )
+                p_value = float(null.p_value)
         rows.append(
             headline(
                 **base,
@@ -153,9 +216,15 @@ def headlines(
                 ),
                 paper=float(t1["LOGAN"]["bias"] - t1["Global"]["bias"]),
                 **_summary(excess),
-                interval=_interval(len(excess), lam),
+                interval=(
+                    "none: no such attribute in this run"
+                    if attr is None
+                    else _interval(len(excess), total, lam, what="gap")
+                ),
                 unit="points, largest LOGAN cluster gap − global gap",
-                note=note.rstrip("; "),
+                note=note,
+                p_value=p_value,
+                test=test,
             )
         )
     return rows

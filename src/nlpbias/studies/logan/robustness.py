@@ -5,10 +5,13 @@ cluster of eight):
 
 - :func:`lambda_path`: K-Means and LOGAN under the paper's rule and the exact-descent rule
   (:mod:`nlpbias.studies.logan.lloyd`) over a grid of ``lam``, with the inertia ratio, the number
-  of biased clusters, the largest gap, and whether each fit converged and kept enough eligible
-  clusters (``usable``);
+  of biased clusters, the largest gap, and why a fit is degenerate (``degenerate``:
+  :data:`~nlpbias.studies.logan.summaries.DEGENERATE_RULES`; ``usable`` when it is not);
 - :func:`seed_spread`: the same three methods refitted from many k-means++ seeds, so a difference
   of one biased cluster can be set against K-Means' own variation (:func:`spread_summary`).
+
+A degenerate fit is never picked (:func:`best_lams`) and never summarised (:func:`spread_summary`
+leaves it out and counts it in ``n_degenerate``).
 
 Both take the rows of one attribute (``LoganData.subset``) and a LOGAN estimator whose settings
 (clusters, group sizes, groups) they copy; every fit is seeded.
@@ -24,10 +27,12 @@ import pandas as pd
 from sklearn.base import clone
 
 from nlpbias.core.checks import check_int
+from nlpbias.core.criteria import exceeds
 from nlpbias.core.progress import progress
+from nlpbias.core.text import fmt_count as _count
 from nlpbias.studies.logan.estimator import LOGAN, logan_or_default
 from nlpbias.studies.logan.lloyd import RULES
-from nlpbias.studies.logan.summaries import local_bias_summary, select_lambda
+from nlpbias.studies.logan.summaries import fit_summary, select_lambda
 
 __all__ = [
     "METHODS",
@@ -37,6 +42,7 @@ __all__ = [
     "robustness_verdict",
     "seed_spread",
     "spread_summary",
+    "usable_fits",
 ]
 
 #: Method name → LOGAN ``rule`` (None: K-Means, ``lam=0``).
@@ -79,7 +85,8 @@ def lambda_path(
     pandas.DataFrame
         One row per (``method``, ``lam``): ``inertia_ratio`` (K-Means = 1), ``n_eligible``,
         ``n_biased``, ``bcr_pct``, ``max_abs_gap_pts``, ``n_iter``, ``converged``,
-        ``degenerate`` (fewer eligible clusters than ``min_clusters``) and ``usable``.
+        ``degenerate`` (its reasons, :func:`~nlpbias.studies.logan.summaries.degenerate_reason`;
+        ``""`` when it is not) and ``usable`` (not degenerate).
     """
     est = logan_or_default(estimator)
     rules = list(rules)
@@ -127,7 +134,8 @@ def seed_spread(
     -------
     pandas.DataFrame
         One row per (``seed``, ``method``): ``lam``, ``n_eligible``, ``n_biased``, ``bcr_pct``,
-        ``max_abs_gap_pts``, ``converged``.
+        ``max_abs_gap_pts``, ``converged`` and ``degenerate`` (its reasons, ``""`` when it is
+        not: :func:`~nlpbias.studies.logan.summaries.degenerate_reason`).
     """
     est = logan_or_default(estimator)
     n_seeds = check_int(n_seeds, "n_seeds", minimum=2)
@@ -141,19 +149,20 @@ def seed_spread(
             lam = 0.0 if rule is None else float(lams[rule])
             params = {"lam": lam, "random_state": seed, "rule": rule or "paper"}
             fit = clone(est).set_params(**params).fit(rows["X"], **_fit_args(rows))
-            try:
-                s = local_bias_summary(fit.cluster_report_, threshold=threshold)
-            except ValueError:  # no eligible cluster: nothing to count
-                s = {"n_eligible": 0, "n_biased": 0, "bcr_pct": np.nan, "max_abs_gap_pts": np.nan}
+            s = fit_summary(fit, threshold=threshold)  # no eligible cluster: NaN to count
             out.append({"seed": seed, "method": method, "lam": lam,
-                        **{k: s[k] for k in ("n_eligible", "n_biased", "bcr_pct",
-                                             "max_abs_gap_pts")},
-                        "converged": bool(fit.converged_)})  # fmt: skip
+                        **{k: s.get(k, np.nan) for k in ("n_eligible", "n_biased", "bcr_pct",
+                                                         "max_abs_gap_pts")},
+                        "converged": s["converged"], "degenerate": s["degenerate"]})  # fmt: skip
     return pd.DataFrame(out)
 
 
 def spread_summary(spread: pd.DataFrame, *, paper_gain_clusters: int = 1) -> pd.DataFrame:
     """Per method: median and range over seeds of BCR, biased clusters and the largest gap.
+
+    Degenerate fits (a non-empty ``degenerate`` column, see :func:`seed_spread`) are left out
+    of every median and range: ``n_seeds`` counts the seeds fitted, ``n_degenerate`` those left
+    out, and the statistics use the others.
 
     ``kmeans_range_clusters`` (on the K-Means row) is how many biased clusters K-Means itself
     moves between seeds (max − min); the paper's gain was ``paper_gain_clusters`` cluster.
@@ -168,10 +177,14 @@ def spread_summary(spread: pd.DataFrame, *, paper_gain_clusters: int = 1) -> pd.
     need = {"method", "n_biased", "bcr_pct", "max_abs_gap_pts"} - set(spread.columns)
     if need:
         raise ValueError(f"spread lacks columns {sorted(need)}; pass seed_spread(...)")
-    g = spread.groupby("method", sort=False)
+    flagged = _flagged(spread)
+    n_seeds = spread.groupby("method", sort=False).size()
+    n_degenerate = flagged.groupby(spread["method"], sort=False).sum().astype(int)
+    g = spread[~flagged].groupby("method", sort=False)
     out = pd.DataFrame(
         {
-            "n_seeds": g.size(),
+            "n_seeds": n_seeds,
+            "n_degenerate": n_degenerate,
             "bcr_median": g["bcr_pct"].median(),
             "bcr_min": g["bcr_pct"].min(),
             "bcr_max": g["bcr_pct"].max(),
@@ -184,11 +197,32 @@ def spread_summary(spread: pd.DataFrame, *, paper_gain_clusters: int = 1) -> pd.
         }
     )
     out.index.name = "method"
-    if "K-Means" in out.index:
+    for col in ("biased_min", "biased_max"):  # counts stay whole where a method has no row (NA)
+        out[col] = out[col].round().astype("Int64")
+    # a method whose every fit is degenerate keeps its row: its counts, and no statistics (NaN)
+    if (
+        "K-Means" in out.index
+        and out.loc["K-Means", "n_seeds"] > out.loc["K-Means", "n_degenerate"]
+    ):
         km = out.loc["K-Means"]
         out.attrs["kmeans_range_clusters"] = int(km["biased_max"] - km["biased_min"])
         out.attrs["paper_gain_clusters"] = paper_gain_clusters
     return out
+
+
+def _flagged(frame: pd.DataFrame) -> pd.Series:
+    """True for the rows of a degenerate fit (``degenerate`` non-empty; False without it)."""
+    if "degenerate" not in frame.columns:
+        return pd.Series(False, index=frame.index)
+    reason = frame["degenerate"]
+    if reason.dtype == bool:
+        return reason
+    return reason.fillna("").astype(str).str.strip() != ""
+
+
+def usable_fits(spread: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``spread`` (:func:`seed_spread`) whose fit is not degenerate."""
+    return spread[~_flagged(spread)]
 
 
 def best_lams(path: pd.DataFrame) -> dict[str, float]:
@@ -223,12 +257,23 @@ def _span(row: pd.Series, what: str) -> str:
     return f"median {med:{fmt}} ({lo:{fmt}}–{hi:{fmt}})"
 
 
+def _seeds(row: pd.Series) -> str:
+    """``"20 k-means++ seeds"``, or ``"18 of 20 ... (2 degenerate fits left out)"``."""
+    n, bad = int(row["n_seeds"]), int(row.get("n_degenerate", 0))
+    if not bad:
+        return f"{n} k-means++ seeds"
+    fits = "fit" if bad == 1 else "fits"
+    return f"{n - bad} of {n} k-means++ seeds ({bad} degenerate {fits} left out)"
+
+
 def robustness_verdict(results: Mapping[str, Mapping[str, Any]]) -> str:
     """The chapter's verdict per attribute, from the seed spread, under the rule stated first.
 
     A rule *adds biased clusters* only when its median number of biased clusters over seeds
     exceeds K-Means' median by more than K-Means' own range over the same seeds (max − min):
-    a difference smaller than that is what re-seeding K-Means alone produces.
+    a difference smaller than that is what re-seeding K-Means alone produces. Degenerate fits
+    are left out of every median and range (:func:`spread_summary`), and the sentence says how
+    many.
 
     Parameters
     ----------
@@ -241,10 +286,16 @@ def robustness_verdict(results: Mapping[str, Mapping[str, Any]]) -> str:
         if "K-Means" not in summary.index:
             raise ValueError(f"{attr}: the seed spread has no K-Means rows; use run_robustness")
         km = summary.loc["K-Means"]
+        if int(km["n_degenerate"]) >= int(km["n_seeds"]):
+            lines.append(
+                f"- **{attr}** — every K-Means fit of the {_count(km['n_seeds'])} k-means++ seeds "
+                "is degenerate (see the λ table for the reason), so there is no seed range to "
+                "judge the rules against: no verdict for this attribute."
+            )
+            continue
         span = float(km["biased_max"] - km["biased_min"])
-        n = int(km["n_seeds"])
         parts = [
-            f"**{attr}** — over {n} k-means++ seeds K-Means finds "
+            f"**{attr}** — over {_seeds(km)} K-Means finds "
             f"{_span(km, 'biased')} biased clusters, a range of {span:g}: a one-cluster "
             + ("difference is within" if span >= 1 else "difference exceeds")
             + " K-Means' own seed-to-seed variation."
@@ -252,18 +303,33 @@ def robustness_verdict(results: Mapping[str, Mapping[str, Any]]) -> str:
         for method, rule in METHODS.items():
             if rule is None:
                 continue
-            if method not in summary.index:
+            if rule not in res["lams"]:
                 parts.append(f"{method}: no usable λ on the path, not fitted.")
                 continue
+            if (
+                method not in summary.index
+                or summary.loc[method, "n_degenerate"] >= (summary.loc[method, "n_seeds"])
+            ):
+                parts.append(
+                    f"{method} (λ = {res['lams'][rule]:g}): every seed's fit is degenerate, "
+                    "nothing to summarise."
+                )
+                continue
             row = summary.loc[method]
-            gain = float(row["biased_median"] - km["biased_median"])
-            adds = gain > span
+            adds = exceeds(
+                float(row["biased_median"]),
+                float(km["biased_median"]),
+                margin=span,
+                margin_name="K-Means' range over the seeds",
+                yes="adds",
+                no="does not add",
+            )
+            over = f", over {_seeds(row)}" if row.get("n_degenerate", 0) else ""
             parts.append(
-                f"{method} (λ = {res['lams'][rule]:g}): {_span(row, 'biased')} biased clusters, "
-                f"largest gap {_span(row, 'gap')} points against K-Means' "
-                f"{_span(km, 'gap')}; it "
-                + ("adds" if adds else "does not add")
-                + f" biased clusters beyond K-Means' seed range (median {gain:+g})."
+                f"{method} (λ = {res['lams'][rule]:g}{over}): {_span(row, 'biased')} biased "
+                f"clusters, largest gap {_span(row, 'gap')} points against K-Means' "
+                f"{_span(km, 'gap')}; it {adds.word} biased clusters beyond K-Means' seed "
+                f"range (rule: {adds.criterion}; medians {adds.detail})."
             )
         lines.append("- " + " ".join(parts))
     return "\n".join(lines)

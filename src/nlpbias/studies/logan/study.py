@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +28,6 @@ from nlpbias.studies.logan.topics import topic_words
 __all__ = [
     "LoganData",
     "load_logan_data",
-    "paper_comparison",
     "run_attribute",
     "table1",
     "topic_word_table",
@@ -263,49 +261,6 @@ def run_attribute(
     }
 
 
-def paper_comparison(
-    runs: Mapping[str, Mapping[str, Any]], paper: Mapping[str, Any]
-) -> pd.DataFrame:
-    """Our headline numbers per attribute beside Zhao & Chang's (the "paper vs this book" table).
-
-    Parameters
-    ----------
-    runs : mapping of attribute to the dict of :func:`run_attribute`
-    paper : mapping
-        ``load_reported("zhao2020logan")``: ``table1`` per attribute, ``table4_race``.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per attribute of either side (outer join: the paper's race and gender rows
-        stay when this run has other attributes), columns of ours then ``paper: ...``; the
-        paper reports inertia ratio and BCR for race only.
-    """
-    ours = {
-        attr: {
-            "global gap (pts)": r["table1"].loc["Global", "bias"],
-            "LOGAN largest gap (pts)": r["table1"].loc["LOGAN", "bias"],
-            "permutation p": r["null"].p_value,
-            "inertia ratio": r["table4"].loc["LOGAN", "inertia_ratio"],
-            "BCR, LOGAN (%)": r["table4"].loc["LOGAN", "bcr_pct"],
-        }
-        for attr, r in runs.items()
-    }
-    t4 = paper["table4_race"]["LOGAN"]
-    theirs = {
-        attr: {
-            "paper: global gap": v["Global"]["bias"],
-            "paper: LOGAN gap": v["LOGAN"]["bias"],
-            "paper: inertia ratio": t4["inertia_ratio"] if attr == "race" else np.nan,
-            "paper: BCR (%)": t4["BCR"] if attr == "race" else np.nan,
-        }
-        for attr, v in paper["table1"].items()
-    }
-    left = pd.DataFrame.from_dict(ours, orient="index")
-    right = pd.DataFrame.from_dict(theirs, orient="index")
-    return left.join(right, how="outer")
-
-
 def topic_word_table(
     runs: dict[str, dict[str, Any]],
     *,
@@ -316,10 +271,15 @@ def topic_word_table(
     """Topic words of the most and the least biased eligible LOGAN cluster of each attribute.
 
     ``runs`` maps an attribute to the output of :func:`run_attribute` (its subset must have
-    texts). Returns ``attribute, cluster, which ('most biased'/'least biased'), gap_pts, words``.
+    texts). Returns ``attribute, cluster, which ('most biased'/'least biased'), gap_pts, words``;
+    an attribute whose LOGAN fit is degenerate (no usable λ: ``table4``'s ``degenerate``) is
+    left out.
     """
     rows = []
     for attr, r in runs.items():
+        t4 = r.get("table4")
+        if t4 is not None and "degenerate" in t4 and str(t4.loc["LOGAN", "degenerate"]):
+            continue  # no usable λ: a degenerate fit's clusters are not read
         texts = r["subset"]["texts"]
         if texts is None:
             raise ValueError(f"{attr}: these rows have no texts (synthetic data); nothing to read")

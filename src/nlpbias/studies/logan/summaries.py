@@ -18,7 +18,14 @@ from sklearn.base import clone
 
 from nlpbias.studies.logan.estimator import LOGAN, logan_or_default
 
-__all__ = ["compare_with_kmeans", "local_bias_summary", "select_lambda"]
+__all__ = [
+    "DEGENERATE_RULES",
+    "compare_with_kmeans",
+    "degenerate_reason",
+    "fit_summary",
+    "local_bias_summary",
+    "select_lambda",
+]
 
 log = logging.getLogger(__name__)
 
@@ -80,18 +87,85 @@ def local_bias_summary(report: pd.DataFrame, *, threshold: float = 5.0) -> dict[
     }
 
 
-def _row(est: LOGAN, threshold: float, kmeans_inertia: float) -> dict[str, Any]:
-    row = {"n_iter": est.n_iter_, "converged": bool(est.converged_), "inertia": est.inertia_}
-    row["inertia_ratio"] = est.inertia_ / kmeans_inertia if kmeans_inertia else float("nan")
+#: The rules that make a fit *degenerate*, in the words :func:`degenerate_reason` prints. A
+#: degenerate fit is flagged in every table (column ``degenerate``: its reasons, ``""`` if none)
+#: and left out of λ selection and of every summary (seed ranges, medians, headline rows).
+DEGENERATE_RULES = (
+    "did not converge: the batch assignment stopped at max_iter",
+    "no eligible cluster, or only one: the largest gap is then the only gap",
+    "fewer eligible clusters (with min_group_size members of both groups) than min_clusters",
+    "a largest gap of 100 points: a cluster whose one group is all right and the other all "
+    "wrong, which sorts rows by group and correctness rather than finding a region",
+)
+
+
+def degenerate_reason(
+    *,
+    converged: bool,
+    n_eligible: int,
+    min_clusters: int,
+    max_abs_gap_pts: float | None,
+    max_iter: int | None = None,
+) -> str:
+    """Why a fit is degenerate (:data:`DEGENERATE_RULES`), ``""`` when it is not.
+
+    ``min_clusters`` is the number of eligible clusters the fit needs (the estimator's
+    ``min_clusters``, at most the clusters it kept). Several reasons are joined by ``"; "``.
+
+    Examples
+    --------
+    >>> degenerate_reason(converged=True, n_eligible=10, min_clusters=5, max_abs_gap_pts=31.9)
+    ''
+    >>> degenerate_reason(converged=True, n_eligible=10, min_clusters=5, max_abs_gap_pts=100.0)
+    'largest gap 100 points'
+    >>> degenerate_reason(converged=False, n_eligible=1, min_clusters=5, max_abs_gap_pts=62.4,
+    ...                   max_iter=300)
+    'no convergence in max_iter = 300 iterations; one eligible cluster'
+    """
+    reasons = []
+    if not converged:
+        within = f" in max_iter = {max_iter} iterations" if max_iter is not None else ""
+        reasons.append(f"no convergence{within}")
+    n_eligible = int(n_eligible)
+    if n_eligible <= 1:
+        reasons.append("no eligible cluster" if n_eligible == 0 else "one eligible cluster")
+    elif n_eligible < min_clusters:
+        reasons.append(f"{n_eligible} eligible clusters < min_clusters = {min_clusters}")
+    gap = np.nan if max_abs_gap_pts is None else float(max_abs_gap_pts)
+    if np.isfinite(gap) and gap >= 100 - 1e-9:
+        reasons.append("largest gap 100 points")
+    return "; ".join(reasons)
+
+
+def fit_summary(est: LOGAN, *, threshold: float = 5.0) -> dict[str, Any]:
+    """:func:`local_bias_summary` of a fitted LOGAN, with ``n_iter``, ``converged``,
+    ``degenerate`` (:func:`degenerate_reason`) and ``usable`` (not degenerate).
+
+    A fit with no eligible cluster has no bias keys (and ``n_eligible = n_biased = 0``).
+    """
+    row: dict[str, Any] = {"n_iter": est.n_iter_, "converged": bool(est.converged_)}
     try:
         row.update(local_bias_summary(est.cluster_report_, threshold=threshold))
     except ValueError:
         log.warning("lam=%g: no eligible cluster; its bias columns are NaN", est.lam)
         row.update(n_clusters=est.n_clusters_, n_eligible=0, n_biased=0)
-    # degenerate: fewer clusters with both groups large enough than merging keeps
-    row["degenerate"] = bool(row["n_eligible"] < min(est.min_clusters, est.n_clusters_))
-    row["usable"] = row["converged"] and not row["degenerate"]
+    row["degenerate"] = degenerate_reason(
+        converged=row["converged"],
+        n_eligible=row["n_eligible"],
+        min_clusters=min(est.min_clusters, est.n_clusters_),
+        max_abs_gap_pts=row.get("max_abs_gap_pts"),
+        max_iter=est.max_iter,
+    )
+    row["usable"] = not row["degenerate"]
     return row
+
+
+def _row(est: LOGAN, threshold: float, kmeans_inertia: float) -> dict[str, Any]:
+    row: dict[str, Any] = {"inertia": est.inertia_}
+    row["inertia_ratio"] = est.inertia_ / kmeans_inertia if kmeans_inertia else float("nan")
+    summary = fit_summary(est, threshold=threshold)
+    order = ["n_iter", "converged", "inertia", "inertia_ratio"]
+    return {k: {**row, **summary}[k] for k in [*order, *(k for k in summary if k not in order)]}
 
 
 def compare_with_kmeans(
@@ -143,20 +217,21 @@ def select_lambda(
 ) -> tuple[float, pd.DataFrame]:
     """Fit LOGAN for each ``lam`` in ``grid``; pick the one with the most biased clusters.
 
-    Only a *usable* fit is picked: one that converged before ``max_iter`` and keeps at least
-    ``min_clusters`` eligible clusters (a large ``lam`` can make the batch rule oscillate, or
-    collapse the clustering into a few clusters). Ties go to the smaller ``lam`` (closest to
-    K-Means). When no ``lam`` is usable the best of all is returned and ``table.attrs["note"]``
-    says so. ``inertia_ratio`` is relative to K-Means (``lam=0``) with the same settings,
-    fitted once.
+    Only a *usable* fit is picked: one that is not degenerate (:data:`DEGENERATE_RULES`: it
+    converged before ``max_iter``, keeps at least ``min_clusters`` eligible clusters, more than
+    one, and no cluster gap of 100 points; a large ``lam`` can make the batch rule oscillate,
+    collapse the clustering into a few clusters, or sort rows by group and correctness). Ties go
+    to the smaller ``lam`` (closest to K-Means). When no ``lam`` is usable the best of all is
+    returned, ``table.attrs["note"]`` says so and the table's ``degenerate`` column says why.
+    ``inertia_ratio`` is relative to K-Means (``lam=0``) with the same settings, fitted once.
 
     Returns
     -------
     best_lam : float
     table : pandas.DataFrame
         Index ``lam``; columns ``n_biased, bcr_pct, bir_pct, max_abs_gap_pts, inertia_ratio,
-        converged, degenerate, usable, ...`` (bias columns NaN for a ``lam`` with no eligible
-        cluster; a warning is logged).
+        converged, degenerate`` (its reasons, ``""`` if none) ``, usable, ...`` (bias columns
+        NaN for a ``lam`` with no eligible cluster; a warning is logged).
 
     Examples
     --------
@@ -183,8 +258,8 @@ def select_lambda(
     usable = [v for v in grid if table.loc[v, "usable"]]
     if not usable:
         table.attrs["note"] = (
-            "no lam in the grid gave a usable fit (converged, at least min_clusters eligible "
-            "clusters); the best of all is returned"
+            "no lam in the grid gave a usable fit (every fit is degenerate: see the column "
+            "degenerate); the best of all is returned"
         )
         log.warning("select_lambda: %s", table.attrs["note"])
     best = max(usable or grid, key=lambda v: (table.loc[v, "n_biased"], -v))

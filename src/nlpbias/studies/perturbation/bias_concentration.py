@@ -4,6 +4,12 @@ Brunet et al. (2019) and seed 004 report that a few documents carry most of the 
 bias; :func:`concentration_table` puts our shares beside seed 004's 48.8 % (top 1 %) and 92.2 %
 (top 10 %), and :func:`concentration_interval` gives a bootstrap interval over the documents for
 the shares averaged over word sets.
+
+A share of the top documents is high even without any concentration when few documents can carry
+ΔB at all (a document without a word of the test has ΔB = 0 exactly). :func:`even_share` is the
+share the top documents would hold if ``|ΔB|`` were spread evenly over the documents with
+ΔB ≠ 0 — the value "no concentration" takes — and :func:`concentration_sentence` compares the
+observed share with it.
 """
 
 from __future__ import annotations
@@ -17,7 +23,14 @@ import pandas as pd
 from nlpbias.core.checks import check_int, check_number
 from nlpbias.core.repro import rng as _rng
 
-__all__ = ["concentration", "concentration_interval", "concentration_table", "cumulative_share"]
+__all__ = [
+    "concentration",
+    "concentration_interval",
+    "concentration_sentence",
+    "concentration_table",
+    "cumulative_share",
+    "even_share",
+]
 
 
 def cumulative_share(delta_b: Any) -> pd.DataFrame:
@@ -66,27 +79,72 @@ def concentration(delta_b: Any, *, tops: Sequence[float] = (0.01, 0.1)) -> pd.Se
     n = len(cum)
     out = {}
     for t in tops:
-        check_number(t, "each of tops", low=0.0, high=1.0, low_open=True)
-        k = max(1, int(np.floor(t * n)))
-        out[f"top {100 * t:g}%"] = float(cum["share"].iloc[k - 1])
+        out[f"top {100 * t:g}%"] = float(cum["share"].iloc[_top_count(t, n) - 1])
     return pd.Series(out, name="share")
+
+
+def _top_count(top: float, n: int) -> int:
+    """Documents in the top fraction ``top`` of ``n``: ``floor(top * n)``, at least one."""
+    check_number(top, "each of tops", low=0.0, high=1.0, low_open=True)
+    return max(1, int(np.floor(top * n)))
+
+
+def even_share(delta_b: Any, *, tops: Sequence[float] = (0.01, 0.1)) -> pd.Series:
+    """The share of the summed ``|ΔB|`` the top documents would hold without concentration.
+
+    Of ``N`` documents, ``M`` have ΔB ≠ 0 (those that contain a word of the test; the others have
+    ΔB = 0 exactly and can carry none of it). If every one of the ``M`` carried the same
+    ``|ΔB|``, the top ``k = max(1, floor(top · N))`` documents — the same ``k`` as in
+    :func:`concentration` — would hold ``min(k, M) / M`` of the sum. This is the share expected
+    without concentration: any share at or below it is explained by how few documents contain a
+    test word, not by a few documents carrying most of the differential bias. With ``M ≤ k`` it
+    is 1: the top documents hold everything whatever the distribution.
+
+    Raises
+    ------
+    ValueError
+        As :func:`cumulative_share` (empty input, non-finite values, ΔB = 0 everywhere).
+
+    Examples
+    --------
+    >>> d = np.r_[np.ones(20), np.zeros(80)]  # 20 of 100 documents carry ΔB
+    >>> even_share(d, tops=[0.01, 0.1, 0.5]).tolist()  # 1, 10 and 50 of them in the top
+    [0.05, 0.5, 1.0]
+    """
+    cumulative_share(delta_b)  # the same checks of the input
+    d = np.asarray(delta_b, dtype=np.float64).reshape(-1)
+    n, m = d.size, int(np.count_nonzero(d))
+    out = {f"top {100 * t:g}%": min(_top_count(t, n), m) / m for t in tops}
+    return pd.Series(out, name="even share")
 
 
 def concentration_table(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Share of the summed |ΔB| held by the top 1 % and 10 % of documents, beside seed 004's.
 
+    Each observed share stands beside the share expected without concentration
+    (:func:`even_share`), and the last column is the share of documents that can carry ΔB.
+
     Returns
     -------
     pandas.DataFrame
         Index: the word sets, then ``mean`` and ``seed 004 (reported)``; columns ``top 1%``,
-        ``top 10%`` (fractions), plus ``documents with ΔB ≠ 0``.
+        ``top 1% if spread evenly``, ``top 10%``, ``top 10% if spread evenly`` (fractions),
+        ``documents with ΔB ≠ 0`` (fraction of all documents). Seed 004 gives neither of the
+        last three (so its even-spread shares are unknown).
     """
     from nlpbias.data.reported import load_reported
 
     rows = {}
     for name, t in tables.items():
         c = concentration(t["delta_b"], tops=(0.01, 0.1))
-        rows[name] = {**c.to_dict(), "documents with ΔB ≠ 0": float((t["delta_b"] != 0).mean())}
+        e = even_share(t["delta_b"], tops=(0.01, 0.1))
+        rows[name] = {
+            "top 1%": c["top 1%"],
+            "top 1% if spread evenly": e["top 1%"],
+            "top 10%": c["top 10%"],
+            "top 10% if spread evenly": e["top 10%"],
+            "documents with ΔB ≠ 0": float((t["delta_b"] != 0).mean()),
+        }
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.loc["mean"] = out.mean()
     rep = load_reported("wajdalevie2021")["concentration"]
@@ -123,7 +181,9 @@ def concentration_interval(
     -------
     pandas.DataFrame
         Index ``top 1%``, ``top 10%`` ...; columns ``share`` (the mean over word sets on all
-        documents), ``ci_low``, ``ci_high``, ``n_documents``.
+        documents), ``ci_low``, ``ci_high``, ``even`` (:func:`even_share` averaged over the word
+        sets: the share expected without concentration), ``nonzero`` (the mean share of
+        documents with ΔB ≠ 0), ``n_documents``, ``n_wordsets``.
 
     Examples
     --------
@@ -137,8 +197,7 @@ def concentration_interval(
     deltas = np.stack([np.abs(t["delta_b"].to_numpy(float)) for t in tables.values()])
     n = deltas.shape[1]
     n_resamples = check_int(n_resamples, "n_resamples", minimum=2)
-    ks = [max(1, int(np.floor(check_number(t, "each of tops", low=0.0, high=1.0, low_open=True)
-                              * n))) for t in tops]  # fmt: skip
+    ks = [_top_count(t, n) for t in tops]
     point = np.mean(_top_shares(deltas, ks), axis=0)
     gen = _rng(random_state)
     draws = np.empty((n_resamples, len(ks)))
@@ -153,7 +212,70 @@ def concentration_interval(
         raise ValueError("fewer than 2 bootstrap draws have a ΔB for every word set")
     alpha = (1 - confidence_level) / 2
     low, high = np.quantile(draws, [alpha, 1 - alpha], axis=0)
+    even = np.mean([even_share(d, tops=tops).to_numpy() for d in deltas], axis=0)
     return pd.DataFrame(
-        {"share": point, "ci_low": low, "ci_high": high, "n_documents": n},
+        {
+            "share": point,
+            "ci_low": low,
+            "ci_high": high,
+            "even": even,
+            "nonzero": float(np.mean(deltas != 0)),
+            "n_documents": n,
+            "n_wordsets": len(deltas),
+        },
         index=pd.Index([f"top {100 * t:g}%" for t in tops], name="top"),
     )
+
+
+def concentration_sentence(interval: pd.DataFrame) -> str:
+    """One sentence per top fraction: the observed share beside the share without concentration.
+
+    The word ("exceeds" / "does not exceed") comes from :func:`nlpbias.core.criteria.exceeds`
+    with the observed share's distance to its interval's lower end as the margin, i.e. it holds
+    iff the whole interval lies above the even-spread share; the sentence states the criterion.
+
+    Parameters
+    ----------
+    interval : pandas.DataFrame
+        :func:`concentration_interval` (columns ``share``, ``ci_low``, ``ci_high``, ``even``,
+        ``nonzero``, ``n_documents``, ``n_wordsets``).
+
+    Examples
+    --------
+    >>> d = np.r_[np.full(10, 50.0), np.ones(190), np.zeros(800)]  # 200 of 1,000 carry ΔB
+    >>> ci = concentration_interval({"a": pd.DataFrame({"delta_b": d})}, tops=[0.01],
+    ...                             n_resamples=200, random_state=0)
+    >>> "**exceeds** the share expected" in concentration_sentence(ci)
+    True
+    """
+    from nlpbias.core.criteria import Interval, exceeds
+    from nlpbias.core.text import fmt_count, fmt_num
+
+    need = {"share", "ci_low", "ci_high", "even", "nonzero", "n_documents", "n_wordsets"}
+    missing = sorted(need - set(interval.columns))
+    if missing:
+        raise KeyError(f"concentration_sentence needs concentration_interval(); missing {missing}")
+    first = interval.iloc[0]
+    n_sets = int(first["n_wordsets"])
+    over = "the word set" if n_sets == 1 else f"the mean over {fmt_count(n_sets)} word sets"
+    parts = [
+        f"Of the {fmt_count(int(first['n_documents']))} documents, "
+        f"{100 * float(first['nonzero']):.1f} % have ΔB ≠ 0 ({over}): only they contain a word "
+        "of the test and can carry differential bias."
+    ]
+    for top, row in interval.iterrows():
+        share = Interval(100 * row["share"], 100 * row["ci_low"], 100 * row["ci_high"])
+        even = 100 * float(row["even"])
+        outcome = exceeds(
+            share.estimate, even, margin=share.estimate - share.low,
+            margin_name="the distance from the share to its interval's lower end",
+            yes="exceeds", no="does not exceed",
+        )  # fmt: skip
+        parts.append(
+            f"The {top} of documents hold {share.text(3)} % of the summed |ΔB|; spread evenly "
+            f"over the documents with ΔB ≠ 0 they would hold {fmt_num(even, 3)} %, so the "
+            f"observed share **{outcome.word}** the share expected without concentration "
+            f"(criterion: {outcome.criterion}, i.e. the whole 95 % interval lies above it; "
+            f"here {outcome.detail})."
+        )
+    return " ".join(parts)

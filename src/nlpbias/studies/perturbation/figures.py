@@ -33,6 +33,8 @@ from nlpbias.plotting import require_columns as _need
 from nlpbias.plotting.labels import Names
 
 __all__ = [
+    "DEVIATION_LABEL",
+    "EVEN_LABEL",
     "KIND_COLOURS",
     "baseline_figure",
     "cumulative_share_figure",
@@ -49,6 +51,10 @@ KIND_COLOURS: dict[str, str] = {
 }
 
 _DELTA_B = "ΔB = B(w) − B(w̃)"
+#: Legend entry of the random sets' segments in :func:`predicted_vs_actual_figure`.
+DEVIATION_LABEL = "random: deviation\nfrom prediction"
+#: Legend entry of the dotted lines of :func:`cumulative_share_figure`.
+EVEN_LABEL = "no concentration: |ΔB| spread\nevenly over the documents\nwith ΔB ≠ 0 (dotted)"
 
 
 def _tables(tables: object, what: str) -> dict[str, pd.DataFrame]:
@@ -219,10 +225,12 @@ def cumulative_share_figure(
     Returns
     -------
     matplotlib.figure.Figure
-        One line per word set
-        (:func:`nlpbias.studies.perturbation.bias_concentration.cumulative_share`), a dashed line
-        for documents that all contribute equally, and seed 004's points marked "seed 004"; the
-        fraction-of-documents axis is logarithmic.
+        One solid line per word set
+        (:func:`nlpbias.studies.perturbation.bias_concentration.cumulative_share`), beside it a
+        dotted line of the same colour for the share without concentration (``|ΔB|`` spread
+        evenly over the documents with ΔB ≠ 0: :func:`~nlpbias.studies.perturbation.
+        bias_concentration.even_share` at every fraction), and seed 004's points marked "seed
+        004"; the fraction-of-documents axis is logarithmic.
 
     Examples
     --------
@@ -240,15 +248,18 @@ def cumulative_share_figure(
     for i, (name, table) in enumerate(tables.items()):
         cum = cumulative_share(table["delta_b"])
         lo = min(lo, float(cum["top_fraction"].iloc[0]))
+        colour = PALETTE[i % len(PALETTE)]
         ax.plot(
-            cum["top_fraction"],
-            cum["share"],
-            color=PALETTE[i % len(PALETTE)],
-            linewidth=1.8,
+            cum["top_fraction"], cum["share"], color=colour, linewidth=1.8,
             label=relabel(name, names),
-        )
-    x = np.geomspace(lo, 1.0, 200)
-    ax.plot(x, x, color="0.6", linestyle="--", linewidth=1, label="all documents equal")
+        )  # fmt: skip
+        carriers = int(np.count_nonzero(table["delta_b"].to_numpy(float)))
+        ranks = np.arange(1, len(cum) + 1)
+        ax.plot(
+            cum["top_fraction"], np.minimum(ranks, carriers) / carriers, color=colour,
+            linestyle=":", linewidth=1.3, label="_even " + relabel(name, names),
+        )  # fmt: skip
+    ax.plot([], [], color="0.45", linestyle=":", linewidth=1.3, label=EVEN_LABEL)
     xs, ys = zip(*points, strict=True)
     values = "\n".join(f"top {100 * px:g}% → {100 * py:.1f}%" for px, py in points)
     ax.scatter(xs, ys, color=PALETTE[7], marker="X", s=70, zorder=4, label=f"seed 004:\n{values}")
@@ -282,8 +293,10 @@ def predicted_vs_actual_figure(validation: pd.DataFrame, *, title: str | None = 
     Returns
     -------
     matplotlib.figure.Figure
-        One scatter per kind, the diagonal ``actual = predicted`` and Pearson's r over the sets
-        (with at least 3 sets and some spread on both axes).
+        One scatter per kind, the diagonal ``actual = predicted``, a vertical segment from each
+        random set's prediction on the diagonal to its actual change (its deviation from
+        prediction), and Pearson's r over the sets (with at least 3 sets and some spread on both
+        axes). The y label says over how many seeds the actual change is a mean (``seeds``).
 
     Examples
     --------
@@ -317,6 +330,13 @@ def predicted_vs_actual_figure(validation: pd.DataFrame, *, title: str | None = 
                     capsize=3,
                     linewidth=1,
                 )
+    rand = validation[validation["kind"].astype(str) == "random"]
+    rp, ra = rand["predicted"].to_numpy(float), rand["actual"].to_numpy(float)
+    if len(rand):
+        ax.vlines(
+            rp, rp, ra, colors=KIND_COLOURS["random"], linestyles="-", linewidth=2.5, alpha=0.45,
+            zorder=2, label=DEVIATION_LABEL,
+        )  # fmt: skip
     both = np.concatenate([p, a])
     both = both[np.isfinite(both)]
     lo, hi = (float(both.min()), float(both.max())) if both.size else (-1.0, 1.0)
@@ -335,7 +355,7 @@ def predicted_vs_actual_figure(validation: pd.DataFrame, *, title: str | None = 
         xlim=lims,
         ylim=lims,
         xlabel="predicted ΔB (influence approximation)",
-        ylabel="actual ΔB (retrained, mean over seeds)",
+        ylabel=f"actual ΔB (retrained{_seeds_text(validation)})",
         title=title or "Removing documents: prediction vs retraining",
     )
     legend_beside(ax, fontsize="small", title="documents removed")
@@ -343,3 +363,14 @@ def predicted_vs_actual_figure(validation: pd.DataFrame, *, title: str | None = 
         sizes = [f"n = {int(n)}" for n in validation["n_documents"]]  # documents in the set
         annotate_apart(ax, p, a, sizes, fontsize="x-small")
     return fig
+
+
+def _seeds_text(validation: pd.DataFrame) -> str:
+    """ ", one seed" / ", mean over 3 seeds" from the ``seeds`` column (nothing without it)."""
+    if "seeds" not in validation.columns or validation["seeds"].isna().all():
+        return ""
+    counts = sorted({int(n) for n in validation["seeds"].dropna()})
+    if counts == [1]:
+        return ", one seed"
+    shown = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
+    return f", mean over {shown} seeds"

@@ -5,15 +5,24 @@
   92.2 %, averaged over the WEAT tests. Ours: the same shares averaged over the usable word sets
   (:func:`~nlpbias.studies.perturbation.bias_concentration.concentration_table`'s ``mean``
   row), with a bootstrap interval over the documents
-  (:func:`~nlpbias.studies.perturbation.bias_concentration.concentration_interval`).
+  (:func:`~nlpbias.studies.perturbation.bias_concentration.concentration_interval`). A share
+  cannot be negative, so "no effect" is not 0 but the share expected without concentration
+  (:func:`~nlpbias.studies.perturbation.bias_concentration.even_share`: ``|ΔB|`` spread evenly
+  over the documents with ΔB ≠ 0), passed as the row's ``null_value``: the interval must lie
+  above it.
 - ``retraining_agreement`` (Brunet et al., 2019): removing the documents the influence function
   singles out changes the effect size as predicted. The seed gives no number for it, and the
   project has no verified one from Brunet et al., so the claim is the direction only (agreement
-  is positive). Ours: Pearson's r between predicted and retrained ΔB over the removal sets, with
-  a Fisher-z 95 % interval (none with fewer than 4 sets).
+  is positive). Ours: Pearson's r between predicted and retrained ΔB over the removal sets,
+  with a percentile bootstrap over the removal sets and the retraining seeds
+  (:func:`~nlpbias.studies.perturbation.agreement.agreement_interval`: the interval the
+  chapter's runs allow, no extra fits); the row's note gives the random sets' largest deviation
+  from prediction and says when one seed leaves the retraining noise out of the interval.
 
 The documents are real text on every profile (the Wikipedia summaries on ``smoke`` and ``demo``,
-Gutenberg blocks on ``paper``), so these rows are tested on every profile.
+Gutenberg blocks on ``paper``), so these rows are tested on every profile. Every step is
+deterministic on one machine, and the numbers agree exactly across the machines compared in
+issue 27, so the rows keep the default stability.
 """
 
 from __future__ import annotations
@@ -25,6 +34,11 @@ import numpy as np
 import pandas as pd
 
 from nlpbias.core.scorecard import headline
+from nlpbias.studies.perturbation.agreement import (
+    MIN_SETS,
+    agreement_interval,
+    retraining_noise,
+)
 from nlpbias.studies.perturbation.bias_concentration import concentration_interval
 
 __all__ = ["SECTIONS", "headlines"]
@@ -32,18 +46,6 @@ __all__ = ["SECTIONS", "headlines"]
 #: Labels (anchors) of the chapter sections that show the numbers.
 SECTIONS = {"concentration": "perturbation-concentration", "validation": "perturbation-validation"}
 _CORPUS = {"wiki": "Wikipedia summaries", "gutenberg": "Gutenberg book blocks"}
-
-
-def _fisher_interval(x: np.ndarray, y: np.ndarray) -> tuple[float, float | None, float | None]:
-    """Pearson's r and its Fisher-z 95 % interval (None below 4 pairs or for |r| = 1)."""
-    from scipy import stats
-
-    res = stats.pearsonr(x, y)
-    r = float(res.statistic)
-    if len(x) < 4 or not np.isfinite(r) or abs(r) >= 1.0:
-        return r, None, None
-    ci = res.confidence_interval(confidence_level=0.95)
-    return r, float(ci.low), float(ci.high)
 
 
 def headlines(
@@ -69,6 +71,8 @@ def headlines(
         ``load_reported("wajdalevie2021")``.
     source : {"wiki", "gutenberg"}
         The chapter's corpus (named in the rows).
+    n_resamples : int, default 1000
+        Bootstrap draws of both intervals.
     """
     corpus = _CORPUS.get(source, source)
     rows = []
@@ -77,6 +81,7 @@ def headlines(
     for top, key in (("top 1%", "top1_share"), ("top 10%", "top10_share")):
         paper = 100 * float(reported["concentration"][top])
         share = conc.loc[top]
+        even = 100 * float(share["even"])
         rows.append(
             headline(
                 study="perturbation",
@@ -89,6 +94,7 @@ def headlines(
                 book=100 * float(share["share"]),
                 ci_low=100 * float(share["ci_low"]),
                 ci_high=100 * float(share["ci_high"]),
+                null_value=even,
                 interval=(
                     f"mean of {len(tables)} word sets; 95 % bootstrap over the {n_docs:,} "
                     f"documents ({corpus})"
@@ -97,16 +103,48 @@ def headlines(
                 data="real",
                 chapter=chapter,
                 section=SECTIONS["concentration"],
+                note=(
+                    f"the no-effect value, {even:.1f} %, is the {top} share without "
+                    f"concentration: |ΔB| spread evenly over the "
+                    f"{100 * float(share['nonzero']):.1f} % of documents with ΔB ≠ 0"
+                    + (
+                        f"; the paper's {paper:.1f} % is not above it, so this corpus cannot "
+                        "show the paper's concentration"
+                        if even >= paper
+                        else ""
+                    )
+                ),
             )
         )
-    pairs = validation[["predicted", "actual"]].dropna().to_numpy(float)
+    agree = agreement_interval(validation, n_resamples=n_resamples, random_state=random_state)
+    n_sets, n_seeds = int(agree["n_sets"]), int(agree["n_seeds"])
     book = low = high = None
-    interval = "none: fewer than 3 removal sets"
-    if len(pairs) >= 3:
-        book, low, high = _fisher_interval(pairs[:, 0], pairs[:, 1])
-        interval = f"Pearson's r over {len(pairs)} removal sets; " + (
-            "Fisher-z 95 % interval" if low is not None else "none: too few sets for one"
+    interval = f"none: {n_sets} removal sets, fewer than 3"
+    if n_sets >= 3:
+        book = float(agree["r"])
+        seeds = "1 retraining seed" if n_seeds == 1 else f"{n_seeds} retraining seeds"
+        interval = f"Pearson's r over {n_sets} removal sets and {seeds}; "
+        if np.isfinite(agree["ci_low"]):
+            low, high = float(agree["ci_low"]), float(agree["ci_high"])
+            interval += f"95 % bootstrap over the sets{' and the seeds' if n_seeds > 1 else ''}"
+        else:  # no interval the runs allow: r is only known to lie in [-1, 1]
+            low, high = -1.0, 1.0
+            interval += (
+                f"no bootstrap with fewer than {MIN_SETS} sets, so the whole range of r, "
+                "[-1, 1], stands in for the interval"
+            )
+    notes = ["the paper's own correlation is not in the project's sources"]
+    if "kind" in validation.columns and (validation["kind"] == "random").any():
+        rand = validation[validation["kind"] == "random"]
+        dev = (rand["actual"] - rand["predicted"]).abs()
+        worst = dev.idxmax()
+        notes.append(
+            f"the random sets deviate from prediction by up to {dev.max():.3f} (`{worst}`: "
+            f"predicted {rand.loc[worst, 'predicted']:.3f}, retrained "
+            f"{rand.loc[worst, 'actual']:.3f})"
         )
+    if retraining_noise(validation) is None:
+        notes.append("one seed: the interval does not hold the retraining noise")
     rows.append(
         headline(
             study="perturbation",
@@ -126,7 +164,7 @@ def headlines(
             data="real",
             chapter=chapter,
             section=SECTIONS["validation"],
-            note="the paper's own correlation is not in the project's sources",
+            note="; ".join(notes),
         )
     )
     return rows

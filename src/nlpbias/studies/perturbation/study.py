@@ -51,8 +51,10 @@ __all__ = [
     "agreement",
     "baseline_table",
     "fit_glove",
+    "readable",
     "removal_sets",
     "score_documents",
+    "skipped_sentence",
     "top_documents",
     "usable_wordsets",
     "validate",
@@ -99,6 +101,52 @@ def usable_wordsets(
         else:
             usable.append(name)
     return usable, pd.DataFrame(skipped, columns=["wordset", "reason"])
+
+
+def skipped_sentence(usable: Sequence[str], skipped: pd.DataFrame) -> str:
+    """The outcome of :func:`usable_wordsets` in one sentence, word sets named by their titles.
+
+    Examples
+    --------
+    >>> skipped_sentence(["science_arts"], pd.DataFrame({"wordset": ["caliskan_weat7"]}))
+    'Of the 2 word sets, 1 is usable in this vocabulary (Science vs arts × male vs female terms) and 1 is skipped (WEAT 7: math vs arts × male vs female terms).'
+    """  # noqa: E501
+    from nlpbias.core.text import fmt_count
+    from nlpbias.plotting.labels import wordset_label
+
+    lost = list(skipped["wordset"]) if len(skipped) else []
+    total = len(usable) + len(lost)
+
+    def names(sets: Sequence[str]) -> str:
+        return "; ".join(wordset_label(n, width=None) for n in sets)
+
+    verb = "is" if len(usable) == 1 else "are"
+    out = f"Of the {fmt_count(total)} word sets, {fmt_count(len(usable))} {verb} usable"
+    out += " in this vocabulary"
+    out += f" ({names(usable)})" if usable else ""
+    if not lost:
+        return out + " and none is skipped."
+    verb = "is" if len(lost) == 1 else "are"
+    return out + f" and {fmt_count(len(lost))} {verb} skipped ({names(lost)})."
+
+
+def readable(frame: pd.DataFrame | pd.Series) -> pd.DataFrame | pd.Series:
+    """The same table with word sets named by their titles (index and a ``wordset`` column).
+
+    Examples
+    --------
+    >>> readable(pd.Series({"caliskan_weat7": 1.0, "mean": 2.0})).index.tolist()
+    ['WEAT 7: math vs arts × male vs female terms', 'mean']
+    """
+    from nlpbias.plotting.labels import wordset_label
+
+    def label(name: object) -> object:
+        return wordset_label(name, width=None) if isinstance(name, str) else name
+
+    out = frame.rename(index=label)
+    if isinstance(out, pd.DataFrame) and "wordset" in out.columns:
+        out = out.assign(wordset=out["wordset"].map(label))
+    return out
 
 
 def _check_some(wordsets: Sequence[str]) -> None:
@@ -285,7 +333,10 @@ def validate(
     -------
     pandas.DataFrame
         One row per set: ``kind`` (increasing/decreasing/random), ``n_documents``,
-        ``predicted``, ``actual`` (mean over seeds), ``actual_sd``, ``seeds``.
+        ``predicted``, ``actual`` (mean over seeds), ``deviation`` (``actual − predicted``),
+        ``actual_sd`` (standard deviation over seeds; only with two or more seeds), ``seeds``;
+        ``attrs["runs"]`` holds every retraining run (:func:`~nlpbias.studies.perturbation.
+        retraining.retrain_removals`).
     """
     sets = removal_sets(table, sizes=sizes, n_random=n_random, random_state=random_state)
     pred = predict_removals(
@@ -304,17 +355,22 @@ def validate(
         n_jobs, show_progress,
     )  # fmt: skip
     agg = runs.groupby("removed", sort=False)["actual"].agg(["mean", "std", "count"])
+    predicted = pred.loc[list(sets)].to_numpy()
+    actual = agg.loc[list(sets), "mean"].to_numpy()
     out = pd.DataFrame(
         {
             "kind": [name.split()[0] for name in sets],
             "n_documents": [len(v) for v in sets.values()],
-            "predicted": pred.loc[list(sets)].to_numpy(),
-            "actual": agg.loc[list(sets), "mean"].to_numpy(),
+            "predicted": predicted,
+            "actual": actual,
+            "deviation": actual - predicted,
             "actual_sd": agg.loc[list(sets), "std"].to_numpy(),
             "seeds": agg.loc[list(sets), "count"].to_numpy(),
         },
         index=pd.Index(list(sets), name="removed"),
     )
+    if len(seeds) < 2:  # no spread over one seed: no column of NaN
+        out = out.drop(columns="actual_sd")
     out.attrs["runs"] = runs
     return out
 

@@ -4,6 +4,10 @@ What the chapter's notebook calls; the modules of this package hold the method.
 """
 
 from nlpbias.studies.pinned_auc.figures import (
+    COLOURS,
+    chapter_palette,
+    frequency_change_figure,
+    lowest_heatmap,
     per_term_figure,
     scenario_dots_figure,
     seed_dots_figure,
@@ -20,6 +24,13 @@ from nlpbias.studies.pinned_auc.metrics import (
 from nlpbias.studies.pinned_auc.mitigation import (
     frequency_change,
 )
+from nlpbias.studies.pinned_auc.prose import (
+    machine_paragraph,
+    mitigation_reading,
+    shifted_group_sentence,
+    skew_intro,
+    verdict_lines,
+)
 from nlpbias.studies.pinned_auc.roc import (
     auc,
 )
@@ -32,6 +43,9 @@ from nlpbias.studies.pinned_auc.scenarios import (
     scenario_verdicts,
     skewed_scenario,
     template_differences,
+)
+from nlpbias.studies.pinned_auc.skew import (
+    table1_ratios,
 )
 from nlpbias.studies.pinned_auc.skew_report import (
     added_sentence,
@@ -48,13 +62,16 @@ from nlpbias.studies.pinned_auc.study import (
     paper_comparison,
     reported,
     train_and_score,
-    verdicts,
 )
 from nlpbias.studies.pinned_auc.synthetic_scores import (
     make_shifted_groups,
 )
 
 __all__ = [
+    "chapter_palette",
+    "COLOURS",
+    "frequency_change_figure",
+    "lowest_heatmap",
     "added_sentence",
     "skew_sentence",
     "skew_verdict",
@@ -83,6 +100,11 @@ __all__ = [
     "skewed_scenario",
     "StudyData",
     "template_differences",
+    "table1_ratios",
     "train_and_score",
-    "verdicts",
+    "verdict_lines",
+    "machine_paragraph",
+    "mitigation_reading",
+    "shifted_group_sentence",
+    "skew_intro",
 ]

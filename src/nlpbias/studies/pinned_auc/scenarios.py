@@ -41,6 +41,9 @@ __all__ = [
     "template_differences",
 ]
 
+#: Display names of the per-model AUC columns in :func:`scenario_table`.
+_TABLE_LABELS = {"auc_templates": "AUC, templates", "auc_general": "AUC, general"}
+
 _DIFF = {"FPED": ("fpr", "fpr"), "FNED": ("fnr", "fnr"), "PAED": ("pinned_auc", "auc")}
 
 
@@ -67,6 +70,19 @@ def skewed_scenario(
         hold_back=hold_back,
         random_state=random_state,
     )
+    if skew.held_back.empty or skew.control_pool.empty:
+        why = (
+            "too few texts with the Table 1 terms to skew any (every term too rare)"
+            if not skew.skewed_terms
+            else f"no non-toxic text of the skewed terms ({', '.join(skew.skewed_terms)}) left "
+            "to hold back"
+        )
+        raise ValueError(
+            f"skewed_scenario: the {len(data.train):,} training texts hold {why}, so the "
+            + ("mitigation pool" if skew.held_back.empty else "control pool")
+            + " is empty; run the scenario on more training texts (a larger max_train or "
+            "n_synthetic)"
+        )
     scenario = replace(
         data,
         train=skew.train.reset_index(drop=True),
@@ -353,4 +369,5 @@ def scenario_table(
     scen = {s: i for i, s in enumerate(dict.fromkeys(summary["scenario"]))}
     wide["_s"] = wide["scenario"].map(scen)
     wide = wide.sort_values(["_s", "terms", "_m"]).drop(columns=["_m", "_s"])
+    wide["metric"] = wide["metric"].map(lambda m: _TABLE_LABELS.get(m, m))
     return wide.set_index(["scenario", "terms", "metric"])[list(families)]

@@ -51,7 +51,6 @@ __all__ = [
     "paper_comparison",
     "reported",
     "train_and_score",
-    "verdicts",
 ]
 
 #: The three model families, in the order the paper reports them.
@@ -441,53 +440,5 @@ def paper_comparison(
         ]
     )
     wide = rows.pivot(index="metric", columns="family", values=["mean", "paper"])
-    return wide.swaplevel(axis=1)[list(families)]
-
-
-def verdicts(
-    summary: pd.DataFrame,
-    *,
-    metrics: Sequence[str] = ("FPED", "FNED", "PAED"),
-    treated: str = "bias mitigated",
-    baseline: str = "baseline",
-    control: str = "random control",
-) -> list[str]:
-    """One sentence per metric: is the treated family lower than the baseline, and can the seeds
-    tell them apart (do the intervals of :func:`family_summary` overlap)?
-
-    Examples
-    --------
-    >>> s = pd.DataFrame({"family": ["baseline", "bias mitigated", "random control"],
-    ...                   "metric": "FPED", "n_models": 3, "mean": [6.0, 2.0, 5.0],
-    ...                   "ci_low": [5.0, 1.0, 4.0], "ci_high": [7.0, 3.0, 6.0]})
-    >>> verdicts(s, metrics=["FPED"])[0].endswith("do not overlap.")
-    True
-    """
-    out = []
-    for metric in metrics:
-        part = summary[summary["metric"] == metric].set_index("family")
-        if not {treated, baseline, control} <= set(part.index):
-            raise ValueError(
-                f"{metric}: the summary lacks one of {treated!r}, {baseline!r}, "
-                f"{control!r}; pass the output of family_summary"
-            )
-        t, b, c = (part.loc[f] for f in (treated, baseline, control))
-        head = (
-            f"{metric}: mitigated {t['mean']:.2f} vs baseline {b['mean']:.2f} "
-            f"(control {c['mean']:.2f}) — " + ("lower" if t["mean"] < b["mean"] else "not lower")
-        )
-        n = int(part["n_models"].min())
-        if n < 2:
-            out.append(head + "; with one model per family there is no interval over seeds.")
-            continue
-        apart = t["ci_high"] < b["ci_low"] or t["ci_low"] > b["ci_high"]
-        out.append(
-            head
-            + (
-                ", and the intervals over seeds do not overlap."
-                if apart
-                else f", but the intervals over {n} seeds overlap, so this run cannot "
-                "tell them apart."
-            )
-        )
-    return out
+    wide = wide.swaplevel(axis=1)[list(families)]
+    return wide.dropna(how="all")  # a metric neither this run nor the paper has: no row

@@ -1,0 +1,278 @@
+"""The LOGAN chapter's sentences and comparison tables that state this run's numbers.
+
+Every sentence of the chapter that names a number, a direction or a verdict of the run it sits in
+is written here from that run's values, so it is true on every profile:
+
+- :func:`setting_table`: the "paper vs this book" table of settings (data, model, groups), the
+  book's column from the run's data;
+- :func:`table1_comparison`: this run's Table 1 beside the paper's, only where the paper has a
+  row for the attribute (no all-NaN columns), with a note saying what is missing and why;
+- :func:`paper_comparison`: the headline numbers beside the paper's, one row per quantity both
+  sides report;
+- :func:`null_sentences`: the largest gap against the permutation null and random halves;
+- :func:`selection_sentence`: which λ each attribute's selection picked, and the degenerate
+  fits it left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nlpbias.core.text import NOISE, fmt_count
+
+__all__ = [
+    "null_sentences",
+    "paper_comparison",
+    "selection_sentence",
+    "setting_table",
+    "table1_comparison",
+]
+
+
+_count = fmt_count  # counts as integers with thousands separators (a non-integer raises)
+
+
+def _num(x: float, digits: int = 1) -> str:
+    """``x`` to ``digits`` decimals (a table's column aligns), floating noise printed as 0."""
+    x = float(x)
+    if not np.isfinite(x):
+        return "not available"
+    return f"{0.0 if abs(x) < NOISE else x:.{digits}f}"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def setting_table(data: Any) -> str:
+    """The settings of Zhao & Chang beside this run's, as a Markdown table.
+
+    Parameters
+    ----------
+    data : LoganData
+        The chapter's rows (:func:`nlpbias.studies.logan.study.load_logan_data`); the book's
+        column says what this run used: the evaluation rows it counted, the classifier it
+        trained (``data.notes["classifier"]``) or the synthetic stand-in.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> d = SimpleNamespace(source="synthetic", y_true=np.zeros(4000), notes={},
+    ...                     pairs={"planted": ("A", "B")})
+    >>> setting_table(d).splitlines()[2].split(" | ")[-1]
+    'synthetic stand-in: 4,000 rows with one planted biased region |'
+    """
+    n = _count(len(data.y_true))
+    if data.source == "synthetic":
+        rows = {
+            "data": f"synthetic stand-in: {n} rows with one planted biased region",
+            "model and features": "none: synthetic features, labels and predictions",
+            "groups": "; ".join(f"{a}: {g1} vs {g2}" for a, (g1, g2) in data.pairs.items()),
+        }
+    else:
+        rows = {
+            "data": f"the held-out Davidson et al. tweets of this run ({n})",
+            "model and features": (
+                f"{data.notes.get('classifier', 'MiniLM classifier')}; features: its "
+                "2nd-to-last layer, mean-pooled"
+            ),
+            "groups": "race by TwitterAAE dialect, gender by gendered words",
+        }
+    paper = {
+        "data": "Jigsaw Unintended Bias test set (97,320 comments)",
+        "model and features": "BERT fine-tuned 2 epochs; 2nd-to-last layer",
+        "groups": "identity columns ≥ 0.5 (and the other < 0.5)",
+        "merging": "into the *farthest* centroid (code)",
+        "beyond the paper": "—",
+    }
+    rows["merging"] = "into the nearest centroid"
+    rows["beyond the paper"] = (
+        "permutation null of the largest gap; random-half gaps; λ path and seed spread; "
+        "degenerate fits flagged and left out"
+    )
+    lines = ["| | Zhao & Chang (2020) | this run |", "|---|---|---|"]
+    lines += [f"| {k} | {_cell(paper[k])} | {_cell(rows[k])} |" for k in paper]
+    return "\n".join(lines)
+
+
+def _degenerate(run: Mapping[str, Any], method: str) -> str:
+    """The reason the run's ``method`` fit ("K-Means" or "LOGAN") is degenerate, "" if not."""
+    t4 = run.get("table4")
+    if t4 is None or "degenerate" not in t4.columns or method not in t4.index:
+        return ""
+    reason = t4.loc[method, "degenerate"]
+    return "" if reason is None or reason is False or reason != reason else str(reason)
+
+
+def table1_comparison(
+    runs: Mapping[str, Mapping[str, Any]], paper: Mapping[str, Any]
+) -> pd.DataFrame:
+    """This run's Table 1 (accuracy of each group, globally and in the most biased cluster)
+    beside the paper's, where the paper has the attribute.
+
+    Columns of the paper (``paper_acc_1`` ...) appear only when some attribute of the run is one
+    of the paper's (race, gender): no all-NaN column. ``attrs["note"]`` says which attributes
+    have no counterpart in the paper ("" when all have one), and which rows are left out because
+    their fit is degenerate (the selection found no usable λ, or K-Means itself is degenerate).
+    """
+    dropped = {}
+    for a, r in runs.items():
+        for m in ("K-Means", "LOGAN"):
+            if why := _degenerate(r, m):
+                dropped[a, m] = why
+    ours = pd.concat({a: r["table1"] for a, r in runs.items()}, names=["attribute", "method"])
+    ours = ours.drop(index=list(dropped))
+    theirs = pd.concat(
+        {a: pd.DataFrame(v).T for a, v in paper["table1"].items()}, names=["attribute", "method"]
+    )
+    out = ours.join(theirs.add_prefix("paper_"), how="left").dropna(axis=1, how="all")
+    alone = [a for a in runs if a not in paper["table1"]]
+    note = ""
+    if alone:
+        names = ", ".join(f"`{a}`" for a in alone)
+        note = (
+            f"The paper's Table 1 has rows for {' and '.join(paper['table1'])} only; this run's "
+            f"{names} (the synthetic stand-in's planted attribute) has no counterpart there, so "
+            "only this run's numbers are shown. The paper's numbers are in the comparison at "
+            "the end of the chapter."
+            if len(alone) == len(runs)
+            else f"The paper's Table 1 has no rows for {names}: their paper columns are empty."
+        )
+    if dropped:
+        left = "; ".join(f"{a}, {m} ({why})" for (a, m), why in dropped.items())
+        note = (note + " " if note else "") + (
+            f"Rows left out because their fit is degenerate: {left}."
+        )
+    out.attrs["note"] = note
+    return out
+
+
+_QUANTITIES = {  # row name -> (ours from a run, the paper's from load_reported, digits)
+    "global gap (points)": "global",
+    "largest LOGAN cluster gap (points)": "logan",
+    "inertia ratio, LOGAN ÷ K-Means": "inertia",
+    "BCR, LOGAN (%)": "bcr",
+}
+
+
+def paper_comparison(
+    runs: Mapping[str, Mapping[str, Any]], paper: Mapping[str, Any]
+) -> pd.DataFrame:
+    """The headline numbers of each attribute beside the paper's, one row per quantity.
+
+    Columns: ``this run: <attribute>`` for every attribute of the run, then ``paper: race`` and
+    ``paper: gender``. Only quantities both sides report are rows (global gap, LOGAN's largest
+    gap; the inertia ratio and BCR, which the paper reports for race only: its gender cells say
+    "not reported"); numbers are formatted (gaps and BCR to a tenth, the ratio to three
+    decimals). ``attrs["note"]`` says which attribute stands for which on the stand-in.
+    """
+    t4 = paper["table4_race"]["LOGAN"]
+    digits = {"global": 1, "logan": 1, "inertia": 3, "bcr": 1}
+    cols: dict[str, dict[str, str]] = {}
+    for attr, r in runs.items():
+        vals = {
+            "global": r["table1"].loc["Global", "bias"],
+            "logan": r["table1"].loc["LOGAN", "bias"],
+            "inertia": r["table4"].loc["LOGAN", "inertia_ratio"],
+            "bcr": r["table4"].loc["LOGAN", "bcr_pct"],
+        }
+        bad = _degenerate(r, "LOGAN")
+        cols[f"this run: {attr}"] = {
+            row: ("degenerate fit" if bad and k != "global" else _num(vals[k], digits[k]))
+            for row, k in _QUANTITIES.items()
+        }
+    for attr, v in paper["table1"].items():
+        vals = {
+            "global": v["Global"]["bias"],
+            "logan": v["LOGAN"]["bias"],
+            "inertia": t4["inertia_ratio"] if attr == "race" else np.nan,
+            "bcr": t4["BCR"] if attr == "race" else np.nan,
+        }
+        cols[f"paper: {attr}"] = {
+            row: (_num(vals[k], digits[k]) if np.isfinite(vals[k]) else "not reported")
+            for row, k in _QUANTITIES.items()
+        }
+    out = pd.DataFrame(cols)
+    out.index.name = "quantity"
+    bad = {a: why for a, r in runs.items() if (why := _degenerate(r, "LOGAN"))}
+    alone = [a for a in runs if a not in paper["table1"]]
+    out.attrs["note"] = (
+        f"This run's {', '.join(f'`{a}`' for a in alone)} is the synthetic stand-in's planted "
+        "attribute: it stands for neither race nor gender, so its column is set beside the "
+        "paper's for scale only. The permutation p of the largest gap has no counterpart in "
+        "the paper; it is in the table of the permutation null."
+        if alone
+        else "The permutation p of the largest gap has no counterpart in the paper; it is in "
+        "the table of the permutation null."
+    )
+    if bad:
+        out.attrs["note"] += (
+            " No λ of the grid gave a usable LOGAN fit for "
+            + "; ".join(f"{a} ({why})" for a, why in bad.items())
+            + ": its numbers are not shown."
+        )
+    return out
+
+
+def null_sentences(runs: Mapping[str, Mapping[str, Any]], paper: Mapping[str, Any]) -> str:
+    """One Markdown bullet per attribute: LOGAN's largest gap, its permutation p, the global gap
+    and the gap of random halves (the paper's beside it).
+
+    Examples
+    --------
+    >>> from nlpbias.studies.logan.calibration import NullResult
+    >>> t1 = pd.DataFrame({"bias": [2.02]}, index=["Global"])
+    >>> run = {"lam": 1.0, "null": NullResult(31.91, np.zeros(100), 0.0099), "table1": t1,
+    ...        "split_gaps": pd.DataFrame({"abs_gap_pts": [1.5, 2.5]})}
+    >>> text = null_sentences({"planted": run}, {"random_split_gap": 2.4})
+    >>> text.split("; ")[1]
+    'permutation p = 0.010 over 100 refits'
+    """
+    lines = []
+    for a, r in runs.items():
+        null = r["null"]
+        splits = r["split_gaps"]["abs_gap_pts"]
+        bad = _degenerate(r, "LOGAN")
+        if bad:
+            lines.append(
+                f"- **{a}**: no λ of the grid gave a usable LOGAN fit ({bad}), so its largest gap "
+                "is not judged against the permutation null; global gap "
+                f"{_num(r['table1'].loc['Global', 'bias'])} points; random halves differ by "
+                f"{_num(splits.mean())} points on average over {_count(len(splits))} splits "
+                f"(paper: {paper['random_split_gap']:g})."
+            )
+            continue
+        lines.append(
+            f"- **{a}**: largest gap {_num(null.observed)} points with LOGAN "
+            f"(λ = {r['lam']:g}); permutation p = {null.p_value:.3f} over "
+            f"{_count(len(null.null))} refits; global gap "
+            f"{_num(r['table1'].loc['Global', 'bias'])} points; random halves differ by "
+            f"{_num(splits.mean())} points on average over {_count(len(splits))} splits "
+            f"(paper: {paper['random_split_gap']:g})."
+        )
+    return "\n".join(lines)
+
+
+def selection_sentence(runs: Mapping[str, Mapping[str, Any]]) -> str:
+    """Per attribute: the λ the selection picked from the grid, and the degenerate fits it
+    left out with their reasons (from ``lambda_table``'s ``degenerate`` column)."""
+    lines = []
+    for a, r in runs.items():
+        table = r["lambda_table"]
+        bad = table[table["degenerate"].astype(str).str.strip() != ""]
+        left = "; ".join(f"λ = {lam:g}: {why}" for lam, why in bad["degenerate"].items())
+        if len(bad) == len(table):
+            text = (
+                f"- **{a}**: every λ of the grid gave a degenerate fit ({left}), so there is no "
+                "usable λ: LOGAN's numbers are left out of the tables and sentences below."
+            )
+        elif bad.empty:
+            text = f"- **{a}**: λ = {r['lam']:g} of the grid; no fit of the grid is degenerate."
+        else:
+            text = f"- **{a}**: λ = {r['lam']:g} of the grid; left out as degenerate: {left}."
+        lines.append(text)
+    return "\n".join(lines)
