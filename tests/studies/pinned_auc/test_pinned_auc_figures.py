@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from figure_checks import assert_legend_clear, assert_panel_texts_apart, legend_texts
 
+from nlpbias.plotting import term_frequency_figure
 from nlpbias.studies.pinned_auc import figures as plotting
 
 
@@ -239,13 +240,13 @@ def test_frequency_change_figure_keeps_one_term_order_and_states_the_count() -> 
     after = before.assign(ratio=[0.9, 1.2, 1.0, 1.1, 1.0])
     freq = pd.concat([before.assign(s="before"), after.assign(s="after")], ignore_index=True)
     freq = freq.assign(share_toxic=0.02, share_overall=0.01)
-    fig = plotting.frequency_change_figure(freq, by="s", top=12, min_count=5)
+    fig = term_frequency_figure(freq, by="s", top=12, min_count=5, order_by="before")
     orders = [[t.get_text() for t in ax.get_yticklabels()] for ax in fig.axes]
     assert orders == [["a", "b", "c", "d"]] * 2  # e has too few texts in the first panel
     assert [ax.get_title() for ax in fig.axes] == ["before", "after"]
     title = fig._suptitle.get_text()
     assert "all 4 terms" in title and "12" not in title
-    top2 = plotting.frequency_change_figure(freq, by="s", top=2, min_count=5)
+    top2 = term_frequency_figure(freq, by="s", top=2, min_count=5, order_by="before")
     assert "the 2 with the highest ratio before" in top2._suptitle.get_text()
     assert [t.get_text() for t in top2.axes[1].get_yticklabels()] == ["a", "b"]
 

@@ -74,7 +74,7 @@ def scores_frame(results: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _extrinsic_columns(family: Family, frame: pd.DataFrame) -> dict[tuple[str, str], str]:
+def extrinsic_columns(family: Family, frame: pd.DataFrame) -> dict[tuple[str, str], str]:
     """(view, metric) -> extrinsic column of the frame, for the family's task."""
     out = {}
     for view in family.views:
@@ -141,7 +141,7 @@ def correlations(
                          "(too many of its words out of their vocabularies)"}
                     )  # fmt: skip
                     continue
-                for (view, metric), ycol in _extrinsic_columns(fam, points).items():
+                for (view, metric), ycol in extrinsic_columns(fam, points).items():
                     both = points[[col, ycol]].dropna()
                     cell = {**where, "view": view, "metric": metric, "n": len(both)}
                     x, y = both[col].to_numpy(float), both[ycol].to_numpy(float)
@@ -204,7 +204,7 @@ def skipped_cells(corr: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(corr.attrs.get("skipped", []), columns=cols)
 
 
-def _spearman_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def spearman_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Spearman's ρ of every row of ``x`` against the same row of ``y`` (NaN: left out)."""
     from scipy.stats import rankdata
 
@@ -282,7 +282,7 @@ def mean_rho_interval(
         key = (fam.name, alg, modset)
         if key not in wanted.groups:
             continue
-        ycols = _extrinsic_columns(fam, points)
+        ycols = extrinsic_columns(fam, points)
         sel = wanted.get_group(key)
         x = np.column_stack([points[f"intrinsic:{c.wordset}:{c.intrinsic}"].to_numpy(float)
                              for c in sel.itertuples()])  # fmt: skip
@@ -300,9 +300,9 @@ def mean_rho_interval(
                     sd[j] = np.nan_to_num(float(original[col].iloc[0]))
         cols = []
         for j in range(x.shape[1]):
-            rho = _spearman_rows(x[idx, j], y[idx, j])
+            rho = spearman_rows(x[idx, j], y[idx, j])
             if sd[j] > 0:  # the change the noise brings, less its mean (the attenuation)
-                noisy = _spearman_rows(
+                noisy = spearman_rows(
                     x[idx, j], y[idx, j] + gen.normal(0.0, sd[j], size=(n_resamples, n))
                 )
                 change = noisy - rho
@@ -334,7 +334,7 @@ def seed_spread(scores: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
         fam = FAMILIES[fam_name]
         block = scores[(scores["family"] == fam_name) & (scores["algorithm"] == alg)]
         original = block[block["method"] == "original"]
-        ycols = _extrinsic_columns(fam, block)
+        ycols = extrinsic_columns(fam, block)
         for view, metric in dict.fromkeys(zip(sub["view"], sub["metric"], strict=True)):
             col = ycols[(view, metric)]
             sd_col = col.replace("extrinsic:", "extrinsic_sd:", 1)

@@ -194,9 +194,9 @@ _SETTING = ("method", "mode", "p", "delta_sim", "delta_ant", "reg")
 
 def _median_rho(m: np.ndarray) -> float:
     """Median over cells of Spearman ρ; ``m`` is (embeddings, 2, cells): intrinsic, extrinsic."""
-    from nlpbias.studies.intrinsic_extrinsic.correlation import _spearman_rows
+    from nlpbias.studies.intrinsic_extrinsic.correlation import spearman_rows
 
-    rho = _spearman_rows(m[:, 0, :].T, m[:, 1, :].T)
+    rho = spearman_rows(m[:, 0, :].T, m[:, 1, :].T)
     return float(np.median(rho)) if np.isfinite(rho).all() else float("nan")
 
 
@@ -228,7 +228,7 @@ def alignment_difference(
         ``low``, ``high``, ``holds``, ``skipped`` (why no difference could be computed, else "").
     """
     from nlpbias.core.criteria import differs, paired_bootstrap_difference
-    from nlpbias.studies.intrinsic_extrinsic.correlation import _extrinsic_columns
+    from nlpbias.studies.intrinsic_extrinsic.correlation import extrinsic_columns
     from nlpbias.studies.intrinsic_extrinsic.families import FAMILIES
 
     rows = []
@@ -236,7 +236,7 @@ def alignment_difference(
     for (fam_name, alg), block in scores.groupby(["family", "algorithm"], sort=False):
         fam = FAMILIES[fam_name]
         row: dict[str, Any] = {"family": fam_name, "algorithm": alg, "skipped": ""}
-        ycols = [c for (view, m), c in _extrinsic_columns(fam, block).items() if m == "f1"]
+        ycols = [c for (view, m), c in extrinsic_columns(fam, block).items() if m == "f1"]
         have = f1[(f1["family"] == fam_name) & (f1["algorithm"] == alg)] if len(f1) else f1
         generic_sets = sorted(
             set(have.loc[have["modset"] == "weat", "wordset"]) if len(have) else set()

@@ -6,7 +6,6 @@ What the chapter's notebook calls; the modules of this package hold the method.
 from nlpbias.studies.pinned_auc.figures import (
     COLOURS,
     chapter_palette,
-    frequency_change_figure,
     lowest_heatmap,
     per_term_figure,
     scenario_dots_figure,
@@ -70,7 +69,6 @@ from nlpbias.studies.pinned_auc.synthetic_scores import (
 __all__ = [
     "chapter_palette",
     "COLOURS",
-    "frequency_change_figure",
     "lowest_heatmap",
     "added_sentence",
     "skew_sentence",

@@ -22,7 +22,6 @@ from nlpbias.plotting import (
     heatmap_figure,
     legend_below,
     new_figure,
-    paired_barh,
     relabel,
     require_columns,
 )
@@ -264,64 +263,6 @@ def scenario_dots_figure(
         summary=label(summary),
         title=f"Equality differences on the templates, summed over {terms}",
     )
-
-
-def frequency_change_figure(
-    freq: pd.DataFrame,
-    *,
-    by: str = "training set",
-    first: str = "before",
-    top: int = 10,
-    min_count: int = 5,
-) -> Figure:
-    """Share of toxic vs of all texts with each term, before and after balancing (Table 1).
-
-    Unlike :func:`nlpbias.plotting.term_frequency_figure`, which ranks each panel on its own,
-    every panel shows the same terms in the same order: the ``top`` terms with the highest
-    ``ratio`` in the ``first`` panel among those in at least ``min_count`` of its texts, so a
-    term's bars can be compared across panels. The title states how many terms are shown.
-
-    Parameters
-    ----------
-    freq : DataFrame
-        :func:`nlpbias.data.describe.identity_term_frequencies` with a ``by`` column.
-
-    Examples
-    --------
-    >>> freq = pd.DataFrame({"term": ["a", "b"] * 2, "n_overall": 9, "share_toxic": .1,
-    ...     "share_overall": .1, "ratio": [2.0, 1.0, 1.0, 3.0],
-    ...     "training set": ["before"] * 2 + ["after"] * 2})
-    >>> fig = frequency_change_figure(freq)
-    >>> [[t.get_text() for t in ax.get_yticklabels()] for ax in fig.axes]
-    [['a', 'b'], ['a', 'b']]
-    """
-    require_columns(
-        freq, ["term", "n_overall", "share_toxic", "share_overall", "ratio", by],
-        "frequency_change_figure",
-    )  # fmt: skip
-    head = freq[(freq[by] == first) & (freq["n_overall"] >= min_count)]
-    order = head.sort_values(["ratio", "term"], ascending=[False, True])["term"].head(top)
-    order = list(order)
-    shown = freq[freq["term"].isin(order)].copy()
-    shown["_rank"] = shown["term"].map({t: i for i, t in enumerate(order)})
-    panels = list(dict.fromkeys(freq[by]))
-    shown["_panel"] = shown[by].map({p: i for i, p in enumerate(panels)})
-    shown = shown.sort_values(["_panel", "_rank"]).drop(columns=["_panel", "_rank"])
-    fig = paired_barh(
-        shown,
-        y="term",
-        x=["share_toxic", "share_overall"],
-        labels=["of toxic texts", "of all texts"],
-        by=by,
-        xlabel="share of texts containing the term",
-    )
-    which = (
-        f"the {len(order)} with the highest ratio {first}"
-        if len(order) < head["term"].nunique()
-        else f"all {len(order)} terms, highest ratio {first} first"
-    )
-    fig.suptitle(f"Identity terms in toxic texts vs overall ({which}, ≥ {min_count} texts)")
-    return fig
 
 
 def lowest_heatmap(
