@@ -281,8 +281,9 @@ def seed_spread_table(biases: pd.DataFrame) -> pd.DataFrame:
         One row per person and concept (in the order of ``biases``): ``person``, ``concept``,
         ``base``, ``bias seed S`` for each seed, ``mean bias``, ``Δ seed S`` (bias − base) for
         each seed, ``mean Δ``, ``range Δ`` (max − min over seeds; the same for the biases,
-        since the base is one model) and ``counts`` (:func:`exceeds_seed_spread`; None with one
-        seed, where there is no spread to compare with). ``attrs["seeds"]`` lists the seeds.
+        since the base is one model) and ``counts`` (:func:`exceeds_seed_spread`). With one
+        seed there is no mean over seeds and no range: those three columns are left out and
+        ``counts`` is None. ``attrs["seeds"]`` lists the seeds.
     """
     need = ["person", "seed", "concept", "bias", "base", "difference"]
     missing = [c for c in need if c not in biases.columns]
@@ -303,11 +304,14 @@ def seed_spread_table(biases: pd.DataFrame) -> pd.DataFrame:
         row: dict[str, Any] = {"person": person, "concept": concept,
                                "base": float(by_seed["base"].iloc[0])}  # fmt: skip
         row.update({f"bias seed {s}": float(by_seed.loc[s, "bias"]) for s in seeds})
-        row["mean bias"] = float(by_seed.loc[seeds, "bias"].mean())
+        several = len(seeds) >= 2  # one seed: no mean over seeds and no range
+        if several:
+            row["mean bias"] = float(by_seed.loc[seeds, "bias"].mean())
         row.update({f"Δ seed {s}": float(v) for s, v in zip(seeds, d, strict=True)})
-        row["mean Δ"] = float(d.mean())
-        row["range Δ"] = float(d.max() - d.min())
-        row["counts"] = exceeds_seed_spread(d) if len(seeds) >= 2 else None
+        if several:
+            row["mean Δ"] = float(d.mean())
+            row["range Δ"] = float(d.max() - d.min())
+        row["counts"] = exceeds_seed_spread(d) if several else None
         rows.append(row)
     table = pd.DataFrame(rows)
     table.attrs["seeds"] = seeds
@@ -374,14 +378,15 @@ def seed_statements(table: pd.DataFrame, fws: Sequence[Framework] = ()) -> str:
     :data:`SHARED_SHIFT` says once, after the list, why that is a drift of the whole model.
     With one seed the rule cannot be applied and no person effect is claimed.
     """
-    need = ["person", "concept", "mean Δ", "range Δ", "counts"]
+    seeds = table.attrs.get("seeds", [])
+    need = ["person", "concept", "counts"] + (["mean Δ", "range Δ"] if len(seeds) >= 2 else [])
     missing = [c for c in need if c not in table.columns]
     if missing:
         raise KeyError(f"seed_statements: table lacks {missing}; pass seed_spread_table's output")
-    seeds = table.attrs.get("seeds", [])
     if len(seeds) < 2:
+        which = f"one seed ({seeds[0]})" if seeds else "no seed"
         return (
-            f"This run fine-tuned with {len(seeds)} seed ({seeds}): there is no seed-to-seed "
+            f"This run fine-tuned each person's model with {which}: there is no seed-to-seed "
             "spread to compare a difference with, so **no person effect is claimed**. Run with "
             "`-p fine_tune_seeds='[0, 1, 2]'` to apply the rule."
         )
@@ -476,13 +481,18 @@ def planted_seed_shift(
     out.attrs["as_planted"] = bool(sign * d.mean() > 0)
     moved = _and([_num(float(v)) for v in d])
     seeds = ", ".join(str(s) for s in out["seed"])
+    if d.size < 2:  # one seed: no mean over seeds, no range
+        verdict = (
+            f"With one fine-tuning seed ({seeds}) the association {association} moved by "
+            f"{moved}; there is no seed-to-seed spread to compare with, so no verdict."
+        )
+        out.attrs["verdict"] = verdict
+        return out
     verdict = (
         f"Over the seeds ({seeds}) the association {association} moved by {moved}: "
         f"mean {_num(float(d.mean()))}, range {_num(float(np.ptp(d)))}; "
     )
-    if out.attrs["counts"] is None:
-        verdict += "with one seed there is no spread to compare with, so no verdict."
-    elif out.attrs["counts"]:
+    if out.attrs["counts"]:
         way = "in the planted direction" if out.attrs["as_planted"] else "against the planted one"
         verdict += f"under the rule the shift counts, {way}."
     else:
