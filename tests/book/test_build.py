@@ -44,6 +44,7 @@ def test_notebook_runs_on_smoke_with_figures_and_no_errors(smoke_project: Path, 
     nb = nbformat.read(executed, as_version=4)
     assert nb.metadata["nlpbias"]["status"] == "ok"
     assert nb.metadata["nlpbias"]["profile"] == "smoke"
+    assert nb.metadata["nlpbias"]["machine"]["cpu_model"]  # what cross-CPU differences depend on
     seconds = nb.metadata["nlpbias"]["duration_s"]
     if seconds > SMOKE_BUDGET_S:  # reported, not failed: tests never assert wall-clock times
         message = f"{study} took {seconds:.0f} s on smoke (budget {SMOKE_BUDGET_S} s)"

@@ -55,3 +55,40 @@ def test_rng_accepts_int_generator_randomstate():
 def test_rng_rejects_bad_input(bad, error):
     with pytest.raises(error, match="random_state must be"):
         rng(bad)
+
+
+_CPUINFO = """processor\t: 0
+vendor_id\t: GenuineIntel
+cpu family\t: 6
+model\t\t: 106
+model name\t: Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz
+stepping\t: 6
+flags\t\t: fpu sse4_2 avx avx2 fma avx512f avx512_vnni
+
+processor\t: 1
+vendor_id\t: GenuineIntel
+model name\t: something else
+"""
+
+
+def test_cpuinfo_reads_the_first_processor_and_its_vector_flags():
+    from nlpbias.core.repro import _cpuinfo
+
+    info = _cpuinfo(_CPUINFO)
+    assert info["cpu_model"] == "Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz"
+    assert info["cpu_family_model_stepping"] == "6/106/6"
+    assert info["isa"] == ["sse4_2", "avx", "avx2", "fma", "avx512f", "avx512_vnni"]
+    assert _cpuinfo("")["isa"] == []
+
+
+def test_machine_names_the_cpu_and_the_blas_and_torch_builds():
+    import json
+
+    from nlpbias.core.repro import machine
+
+    info = machine()
+    json.dumps(info)  # kept in notebook metadata and runs.jsonl
+    assert {"cpu_model", "isa", "cpus", "numpy_blas", "torch_cpu_capability", "torch_blas"} <= set(
+        info
+    )
+    assert info["torch_cpu_capability"] in {"DEFAULT", "AVX2", "AVX512", "NO AVX", "ZVECTOR", "VSX"}

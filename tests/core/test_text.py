@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -130,3 +131,23 @@ def test_as_text_series_keeps_a_series_index_and_rejects_non_strings() -> None:
         as_text_series("abc")
     with pytest.raises(TypeError, match="1 are not"):
         as_text_series(["a", None])
+
+
+def test_fmt_count_prints_whole_numbers_and_refuses_fractions():
+    from nlpbias.core.text import fmt_count
+
+    assert fmt_count(10033.0) == "10,033"
+    assert fmt_count(np.int64(5)) == "5"
+    with pytest.raises(ValueError, match="whole number"):
+        fmt_count(2.5)
+    with pytest.raises(ValueError, match="finite"):
+        fmt_count(float("nan"))
+
+
+def test_fmt_num_rounds_floating_noise_to_zero():
+    from nlpbias.core.text import fmt_num
+
+    assert fmt_num(8.5e-17) == "0"
+    assert fmt_num(-3e-13) == "0"
+    assert fmt_num(1e-6) == "1e-06"  # a small number that is not noise stays
+    assert fmt_num(0.123456, digits=2) == "0.12"

@@ -46,6 +46,7 @@ import yaml
 from nlpbias.book import headlines, runlog
 from nlpbias.book.parameters import check_value, parameter_specs, yaml_text
 from nlpbias.book.runlock import LockError, chapter_lock
+from nlpbias.core import repro
 from nlpbias.core.cache import LOG_ENV
 from nlpbias.core.paths import checkout_dir
 
@@ -93,6 +94,9 @@ class RunRecord:
     error: str | None = None
     #: Cached steps of the run: ``hits``, ``misses`` and ``steps`` (see :func:`read_cache_log`).
     cache: dict[str, Any] = field(default_factory=dict)
+    #: The CPU, instruction set and BLAS/torch builds (:func:`nlpbias.core.repro.machine`): numbers
+    #: of trained models are bit-identical on one machine, not necessarily across these.
+    machine: dict[str, Any] = field(default_factory=dict)
 
 
 def project_root(start: str | Path | None = None) -> Path:
@@ -424,6 +428,7 @@ def _execute(
         versions=package_versions(),
         error=error,
         cache=cache,
+        machine=repro.machine(),
     )
     if nb is not None:
         nb.metadata["nlpbias"] = asdict(record)

@@ -29,8 +29,11 @@ Examples
 ...     study="demo", key="gap", claim="Group A scores higher than group B.",
 ...     paper=0.3, book=0.25, ci_low=0.1, ci_high=0.4, interval="bootstrap over 5 seeds",
 ...     data="real", chapter="demo", section="the-gap")
->>> row["verdict"], row["reason"]
-('reproduced', "same sign, interval excludes 0, and the paper's number lies inside it")
+>>> row["verdict"]
+'reproduced'
+>>> row["reason"]  # doctest: +NORMALIZE_WHITESPACE
+"by its bootstrap over 5 seeds: same sign, interval excludes 0, and the paper's number lies
+inside it"
 >>> headline(study="demo", key="gap", claim="c", paper=0.3, book=0.25, ci_low=-0.1,
 ...          ci_high=0.4, interval="bootstrap", data="real", chapter="demo",
 ...          section="s")["verdict"]
@@ -52,6 +55,8 @@ __all__ = [
     "GLUE_NAME",
     "KINDS",
     "RULES",
+    "RULE_NOTES",
+    "STABILITY",
     "TABLE_MIME",
     "VERDICTS",
     "book_text",
@@ -87,22 +92,42 @@ RULES = (
     ),
     (
         "reproduced",
-        "for an effect with a sign: this book's 95 % interval excludes zero on the paper's side "
-        "*and* overlaps the paper's number (a point, or a range such as 0.83–0.91; where the "
-        "paper states only the direction, excluding zero on its side is enough); for a "
-        "reported absence of an effect: this book's interval includes zero.",
+        "for an effect with a sign: this book's 95 % interval excludes the no-effect value on "
+        "the paper's side *and* overlaps the paper's number (a point, or a range such as "
+        "0.83–0.91; where the paper states only the direction, excluding the no-effect value on "
+        "its side is enough); for a reported absence of an effect: this book's interval "
+        "includes the no-effect value.",
     ),
     (
         "direction only",
-        "for an effect with a sign: the interval excludes zero on the paper's side but does not "
-        "reach the paper's number.",
+        "for an effect with a sign: the interval excludes the no-effect value on the paper's "
+        "side but does not reach the paper's number, or lies wholly *beyond* it (an overshoot: "
+        "a stronger effect than the paper reports is the same direction, not the same size).",
     ),
     (
         "not reproduced",
-        "everything else: the interval includes zero (a sign counts as agreeing only where it "
-        "excludes zero), lies on the other side, or — for a reported absence — excludes zero.",
+        "everything else: the interval includes the no-effect value (a sign counts as agreeing "
+        "only where the interval excludes it), lies on the other side, or — for a reported "
+        "absence — excludes it.",
     ),
 )
+
+#: What each rule's words mean, printed with the rules.
+RULE_NOTES = (
+    "The **no-effect value** is 0 for a difference, a gap or a correlation; for a *share* (the "
+    "share of an effect held by the top documents, say) it is the share expected without "
+    "concentration, which the row states in its reason.",
+    "Each verdict names its **uncertainty**: the row's interval (a bootstrap over seeds, "
+    "models or words, or the range over seeds). Where a chapter also has a test (a "
+    "permutation p-value), the reason gives both and says when they disagree; the verdict "
+    "follows the interval.",
+    "A row marked **varies across CPUs** comes from models whose training is bit-identical on "
+    "one machine but not across processors (instruction sets, BLAS kernels); its verdict may "
+    "differ on another machine, and the chapter says by how much.",
+)
+
+#: Whether a row's number is the same on every machine.
+STABILITY = ("bit-identical", "varies across CPUs")
 
 COLUMNS = [
     "study",
@@ -119,6 +144,10 @@ COLUMNS = [
     "interval",
     "unit",
     "data",
+    "null_value",
+    "p_value",
+    "test",
+    "stability",
     "verdict",
     "reason",
     "chapter",
@@ -138,8 +167,8 @@ def _num(value: object, name: str) -> float:
     return x
 
 
-def _paper_sign(paper_low: float, paper_high: float, sign: int | None) -> int:
-    """The sign of a direction claim: from the paper's number, or as given where it has none."""
+def _paper_sign(paper_low: float, paper_high: float, sign: int | None, null_value: float) -> int:
+    """The side of a direction claim: from the paper's number, or as given where it has none."""
     if math.isnan(paper_low) or math.isnan(paper_high):
         if sign not in (1, -1):
             raise ValueError(
@@ -149,15 +178,20 @@ def _paper_sign(paper_low: float, paper_high: float, sign: int | None) -> int:
         return sign
     if paper_low > paper_high:
         raise ValueError(f"paper_low {paper_low} is above paper_high {paper_high}")
-    derived = 1 if paper_low > 0 else -1 if paper_high < 0 else 0
+    derived = 1 if paper_low > null_value else -1 if paper_high < null_value else 0
     if derived == 0:
         raise ValueError(
-            f"a direction claim needs a paper number with a sign, got {paper_low}–{paper_high}; "
-            "use kind='null' for a reported absence of an effect"
+            f"a direction claim needs a paper number on one side of the no-effect value "
+            f"{null_value:g}, got {paper_low}–{paper_high}; use kind='null' for a reported "
+            "absence of an effect"
         )
     if sign is not None and sign != derived:
         raise ValueError(f"sign={sign} disagrees with the paper's number {paper_low}–{paper_high}")
     return derived
+
+
+def _shown_paper(paper_low: float, paper_high: float) -> str:
+    return f"{paper_low:g}" if paper_low == paper_high else f"{paper_low:g}–{paper_high:g}"
 
 
 def verdict(
@@ -170,6 +204,7 @@ def verdict(
     ci_high: float,
     data: str,
     sign: int | None = None,
+    null_value: float = 0.0,
 ) -> tuple[str, str]:
     """The verdict and its reason in one line, by :data:`RULES`.
 
@@ -187,12 +222,22 @@ def verdict(
     sign : {+1, -1}, optional
         For a ``direction`` claim whose paper states only the direction (no number): its sign;
         ``paper_low`` and ``paper_high`` are then NaN.
+    null_value : float
+        The value of "no effect" for this kind of number: 0 for a difference (the default); for
+        a share, the share expected without concentration.
 
     Examples
     --------
     >>> verdict(kind="direction", paper_low=0.8, paper_high=0.9, book=0.3, ci_low=0.1,
     ...         ci_high=0.5, data="real")
     ('direction only', "same sign, interval excludes 0, but does not reach the paper's 0.8–0.9")
+    >>> verdict(kind="direction", paper_low=16.7, paper_high=16.7, book=19.97, ci_low=17.65,
+    ...         ci_high=21.66, data="real")  # doctest: +NORMALIZE_WHITESPACE
+    ('direction only', "same sign, interval excludes 0, and exceeds the paper's 16.7: the whole
+    interval lies beyond it")
+    >>> verdict(kind="direction", paper_low=0.6, paper_high=0.6, book=0.35, ci_low=0.3,
+    ...         ci_high=0.4, data="real", null_value=0.29)[0]
+    'direction only'
     >>> verdict(kind="null", paper_low=0.1, paper_high=0.1, book=0.02, ci_low=-0.2,
     ...         ci_high=0.3, data="real")[0]
     'reproduced'
@@ -201,8 +246,11 @@ def verdict(
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     if data not in DATA_KINDS:
         raise ValueError(f"data must be one of {DATA_KINDS}, got {data!r}")
+    v0 = _num(null_value, "null_value")
+    if math.isnan(v0):
+        raise ValueError("null_value must be a number (0 for a difference)")
     if kind == "direction":  # the paper's side is checked even where no test follows
-        sign = _paper_sign(paper_low, paper_high, sign)
+        sign = _paper_sign(paper_low, paper_high, sign, v0)
     if data == "synthetic":
         return VERDICTS[3], "synthetic stand-in on this profile; the `paper` profile tests it"
     if math.isnan(book):
@@ -211,20 +259,40 @@ def verdict(
     hi = book if math.isnan(ci_high) else ci_high
     if lo > hi:
         raise ValueError(f"ci_low {ci_low} is above ci_high {ci_high}")
+    zero = f"{v0:g}" if v0 == 0 else f"the no-effect value {v0:.3g}"
     if kind == "null":
-        if lo <= 0 <= hi:
-            return VERDICTS[0], "the paper reports no effect, and this book's interval includes 0"
-        return VERDICTS[2], "the paper reports no effect, but this book's interval excludes 0"
-    if lo <= 0 <= hi:
-        return VERDICTS[2], "this book's interval includes 0, so the sign is not established"
-    if (lo > 0) != (sign > 0):
-        return VERDICTS[2], "opposite sign: this book's interval excludes 0 on the other side"
+        if lo <= v0 <= hi:
+            return VERDICTS[
+                0
+            ], f"the paper reports no effect, and this book's interval includes {zero}"
+        return VERDICTS[2], f"the paper reports no effect, but this book's interval excludes {zero}"
+    if lo <= v0 <= hi:
+        return VERDICTS[2], f"this book's interval includes {zero}, so the sign is not established"
+    if (lo > v0) != (sign > 0):
+        return VERDICTS[2], f"opposite sign: this book's interval excludes {zero} on the other side"
+    same = f"same sign, interval excludes {zero}"
     if math.isnan(paper_low):
-        return VERDICTS[0], "same sign, interval excludes 0 (the paper states the direction only)"
+        return VERDICTS[0], f"{same} (the paper states the direction only)"
     if hi >= paper_low and lo <= paper_high:
-        return VERDICTS[0], "same sign, interval excludes 0, and the paper's number lies inside it"
-    shown = f"{paper_low:g}" if paper_low == paper_high else f"{paper_low:g}–{paper_high:g}"
-    return VERDICTS[1], f"same sign, interval excludes 0, but does not reach the paper's {shown}"
+        return VERDICTS[0], f"{same}, and the paper's number lies inside it"
+    shown = _shown_paper(paper_low, paper_high)
+    beyond = lo > paper_high if sign > 0 else hi < paper_low
+    if beyond:
+        return VERDICTS[
+            1
+        ], f"{same}, and exceeds the paper's {shown}: the whole interval lies beyond it"
+    return VERDICTS[1], f"{same}, but does not reach the paper's {shown}"
+
+
+def _second_test(p_value: float, test: str, *, agrees_with_interval: bool) -> str:
+    p = f"p ≤ {p_value:.2g}" if p_value > 0 else "p = 0"
+    text = f"the {test} gives {p}"
+    if not agrees_with_interval:
+        text += (
+            " — the two uncertainties disagree (one finds an effect, the other does not); "
+            "the verdict follows the interval"
+        )
+    return text
 
 
 def headline(
@@ -244,6 +312,10 @@ def headline(
     sign: int | None = None,
     unit: str = "",
     note: str = "",
+    null_value: float = 0.0,
+    p_value: float | None = None,
+    test: str = "",
+    stability: str = STABILITY[0],
 ) -> dict[str, Any]:
     """One headline row with its verdict (columns :data:`COLUMNS`).
 
@@ -256,7 +328,7 @@ def headline(
     book, ci_low, ci_high : float or None
         This book's number and its 95 % interval; None where the book has none.
     interval : str
-        What the interval is, e.g. ``"bootstrap over 5 seeds"``.
+        What the interval is, e.g. ``"bootstrap over 5 seeds"``; the reason names it.
     data : {"real", "synthetic"}
         Where this book's number comes from (see :data:`DATA_KINDS`).
     chapter, section : str
@@ -273,10 +345,31 @@ def headline(
         Unit of the numbers, e.g. ``"points"``.
     note : str
         Appended to the verdict's reason (e.g. what differs from the paper's setting).
+    null_value : float
+        The no-effect value for this kind of number (see :data:`RULE_NOTES`): 0 for a
+        difference; for a share, the share expected without concentration.
+    p_value, test : float or None, str
+        A second uncertainty (a test's p-value and its name, e.g. ``"permutation test over
+        words"``); the reason gives it and says when it disagrees with the interval.
+    stability : {"bit-identical", "varies across CPUs"}
+        Whether the number is the same on another machine (see :data:`STABILITY`).
+
+    Examples
+    --------
+    >>> row = headline(study="demo", key="gap", claim="c", paper=0.3, book=0.25, ci_low=-0.1,
+    ...                ci_high=0.4, interval="bootstrap over words", data="real",
+    ...                chapter="demo", section="s", p_value=1e-4, test="permutation test")
+    >>> row["reason"].split(" — ")[0]  # doctest: +NORMALIZE_WHITESPACE
+    "by its bootstrap over words: this book's interval includes 0, so the sign is not
+    established; the permutation test gives p ≤ 0.0001"
     """
     for name, value in (("study", study), ("key", key), ("claim", claim), ("chapter", chapter)):
         if not isinstance(value, str) or not value.strip():
             raise ValueError(f"headline: {name} must be a non-empty string, got {value!r}")
+    if stability not in STABILITY:
+        raise ValueError(
+            f"headline {key!r}: stability must be one of {STABILITY}, got {stability!r}"
+        )
     if isinstance(paper, Sequence) and not isinstance(paper, str):
         if len(paper) != 2:
             raise ValueError(
@@ -286,10 +379,30 @@ def headline(
     else:
         p_lo = p_hi = _num(paper, "paper")
     values = {n: _num(v, n) for n, v in (("book", book), ("ci_low", ci_low), ("ci_high", ci_high))}
-    v, reason = verdict(kind=kind, paper_low=p_lo, paper_high=p_hi, data=data, sign=sign, **values)
-    paper_sign = 0 if kind == "null" else _paper_sign(p_lo, p_hi, sign)
+    v0 = _num(null_value, "null_value")
+    p = _num(p_value, "p_value")
+    if not math.isnan(p) and not 0 <= p <= 1:
+        raise ValueError(f"headline {key!r}: p_value must be in [0, 1], got {p_value}")
+    if not math.isnan(p) and not test.strip():
+        raise ValueError(f"headline {key!r}: name the test of p_value (test='permutation test')")
+    v, reason = verdict(
+        kind=kind, paper_low=p_lo, paper_high=p_hi, data=data, sign=sign, null_value=v0, **values
+    )
+    paper_sign = 0 if kind == "null" else _paper_sign(p_lo, p_hi, sign, v0)
+    tested = data == "real" and not math.isnan(values["book"])
+    if tested:
+        reason = f"by its {interval}: {reason}"
+        if not math.isnan(p):
+            lo = values["book"] if math.isnan(values["ci_low"]) else values["ci_low"]
+            hi = values["book"] if math.isnan(values["ci_high"]) else values["ci_high"]
+            interval_finds = not lo <= v0 <= hi
+            reason = f"{reason}; " + _second_test(
+                p, test, agrees_with_interval=interval_finds == (p < 0.05)
+            )
     if note:
         reason = f"{reason}; {note}"
+    if stability != STABILITY[0] and tested:
+        reason = f"{reason}; the number varies across CPUs, so may its verdict on another machine"
     return {
         "study": study,
         "key": key,
@@ -303,6 +416,10 @@ def headline(
         "interval": interval,
         "unit": unit,
         "data": data,
+        "null_value": v0,
+        "p_value": p,
+        "test": test,
+        "stability": stability,
         "verdict": v,
         "reason": reason,
         "chapter": chapter,
@@ -377,6 +494,10 @@ def _shown(frame: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+#: Columns added after the first rows were kept, with the value that reproduces old verdicts.
+_ADDED = {"null_value": 0.0, "p_value": math.nan, "test": "", "stability": STABILITY[0]}
+
+
 def rows_to_json(rows: pd.DataFrame | Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Checked rows as JSON records (NaN as null): what a chapter glues and the runner keeps."""
     return json.loads(check_rows(rows).to_json(orient="records"))
@@ -401,7 +522,19 @@ def rows_from_json(records: object) -> pd.DataFrame:
             "glue them with nlpbias.core.scorecard.glue_rows"
         )
     frame = pd.DataFrame(records)
-    for c in ("paper", "paper_low", "paper_high", "book", "ci_low", "ci_high"):
+    for c, default in _ADDED.items():  # rows kept by a run before these columns existed
+        if c not in frame:
+            frame[c] = default
+    for c in (
+        "paper",
+        "paper_low",
+        "paper_high",
+        "book",
+        "ci_low",
+        "ci_high",
+        "null_value",
+        "p_value",
+    ):
         if c in frame:  # a missing column is named by check_rows
             frame[c] = pd.to_numeric(frame[c], errors="coerce").astype(float)
     if "paper_sign" in frame:
@@ -435,5 +568,6 @@ def glue_rows(rows: pd.DataFrame | Iterable[Mapping[str, Any]]) -> None:
 
 
 def rules_markdown() -> str:
-    """The verdict rules as a Markdown list, in the order they are applied."""
-    return "\n".join(f"- **{name}**: {text}" for name, text in RULES)
+    """The verdict rules as a Markdown list, in the order they are applied, and what they mean."""
+    rules = "\n".join(f"- **{name}**: {text}" for name, text in RULES)
+    return rules + "\n\n" + "\n\n".join(RULE_NOTES)

@@ -1,4 +1,8 @@
-"""Tokenisation for training and probing static word vectors: one small, documented regex.
+"""Text in and out: tokenisation of corpora (one small, documented regex), and numbers in prose.
+
+Numbers printed in a chapter's sentences go through :func:`fmt_count` (counts as integers with
+thousands separators, never ``10033.0``) and :func:`fmt_num` (significant digits, with floating
+noise such as ``8.5e-17`` shown as ``0``).
 
 The rules of :func:`tokenize` (applied in this order):
 
@@ -26,7 +30,7 @@ import pandas as pd
 
 from nlpbias.core.checks import check_bool, check_int
 
-__all__ = ["TOKEN_PATTERN", "sentences", "split_sentences", "tokenize"]
+__all__ = ["TOKEN_PATTERN", "fmt_count", "fmt_num", "sentences", "split_sentences", "tokenize"]
 
 #: The token regex (after the normalisation of step 1): numbers first, then words.
 TOKEN_PATTERN: re.Pattern[str] = re.compile(r"\d+(?:[.,]\d+)+|[^\W_]+(?:['-][^\W_]+)*")
@@ -204,3 +208,52 @@ def as_text_series(texts: Any) -> pd.Series:
             "drop or fill them first"
         )
     return s
+
+
+#: Below this absolute value a float printed in prose is floating noise and shown as 0.
+NOISE = 1e-12
+
+
+def fmt_count(x: Any) -> str:
+    """A count as an integer with thousands separators.
+
+    Raises a ValueError for a number that is not a whole number (a count printed from a float
+    column must still be whole), or for NaN.
+
+    Examples
+    --------
+    >>> fmt_count(10033.0)
+    '10,033'
+    >>> fmt_count(7)
+    '7'
+    """
+    try:
+        value = float(x)
+    except (TypeError, ValueError):
+        raise TypeError(f"a count must be a number, got {x!r}") from None
+    if not value == value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"a count must be finite, got {x!r}")
+    if value != round(value):
+        raise ValueError(f"a count must be a whole number, got {x!r}")
+    return f"{int(round(value)):,}"
+
+
+def fmt_num(x: Any, digits: int = 3) -> str:
+    """A number with `digits` significant digits; floating noise (|x| < 1e-12) is "0".
+
+    Examples
+    --------
+    >>> fmt_num(8.5e-17)
+    '0'
+    >>> fmt_num(0.40351)
+    '0.404'
+    >>> fmt_num(-1.5, digits=2)
+    '-1.5'
+    """
+    check_int(digits, "digits", minimum=1)
+    value = float(x)
+    if value != value:
+        return "NaN"
+    if abs(value) < NOISE:
+        return "0"
+    return f"{value:.{digits}g}"
