@@ -45,11 +45,13 @@ __all__ = [
     "SHARED_SHIFT",
     "concept_biases",
     "exceeds_seed_spread",
+    "expected_range",
     "fine_tune_seeds",
     "planted_seed_shift",
     "seed_biases",
     "seed_spread_table",
     "seed_statements",
+    "why_the_range",
 ]
 
 logger = logging.getLogger(__name__)
@@ -499,3 +501,55 @@ def planted_seed_shift(
         verdict += "under the rule the shift does not count (it is within the seed spread)."
     out.attrs["verdict"] = verdict
     return out
+
+
+def expected_range(n: int) -> float:
+    """The expected range (max − min) of ``n`` independent standard normal draws.
+
+    ``E[R_n] = ∫ 1 − Φ(x)^n − (1 − Φ(x))^n dx``, integrated numerically.
+
+    Examples
+    --------
+    >>> round(expected_range(2), 4), round(expected_range(3), 4)
+    (1.1284, 1.6926)
+    """
+    from scipy import integrate, stats
+
+    n = int(n)
+    if n < 2:
+        raise ValueError(f"the range needs two draws at least, got n={n}")
+
+    def integrand(x: float) -> float:
+        p = stats.norm.cdf(x)
+        return 1.0 - p**n - (1.0 - p) ** n
+
+    value, _ = integrate.quad(integrand, -np.inf, np.inf)
+    return float(value)
+
+
+def why_the_range(seed_counts: Sequence[int] = (2, 3)) -> str:
+    """The numbers behind the choice of the range over a t interval, computed, for the chapter.
+
+    For the smallest count of seeds: how many standard errors a 95 % t interval reaches on
+    either side of the mean; for each count: the expected range of that many normal draws, in
+    standard deviations.
+
+    Examples
+    --------
+    >>> why_the_range((2, 3))[:60]
+    'With 2 seeds, a 95 % t interval reaches 12.7 standard errors'
+    """
+    from scipy import stats
+
+    counts = sorted({int(n) for n in seed_counts})
+    if not counts or counts[0] < 2:
+        raise ValueError(f"seed counts must be 2 or more, got {list(seed_counts)}")
+    t = float(stats.t.ppf(0.975, counts[0] - 1))
+    first, *rest = counts
+    ranges = [f"about {expected_range(first):.2f} standard deviations for {first} draws"]
+    ranges += [f"about {expected_range(n):.2f} for {n}" for n in rest]
+    return (
+        f"With {first} seeds, a 95 % t interval reaches {t:.1f} standard errors either side "
+        f"of the mean. For normally distributed noise, the expected range is {_and(ranges)}: "
+        "the fewer the seeds, the narrower the range, and the milder the rule."
+    )

@@ -25,6 +25,7 @@ import pandas as pd
 import yaml
 
 from nlpbias.core.checks import check_int
+from nlpbias.core.criteria import Outcome
 from nlpbias.core.paths import data_file
 from nlpbias.data.wordsets import load_wordset
 from nlpbias.studies.scoring.effects import bootstrap_bias_ci, kurita_effect_size
@@ -51,6 +52,8 @@ __all__ = [
     "frameworks_table",
     "person_corpora",
     "planted_posts",
+    "PLANTED_YARDSTICK",
+    "planted_check",
     "planted_shift",
     "reported",
     "score_models",
@@ -478,3 +481,72 @@ def planted_shift(
     sign = 1 if direction == "female" else -1
     out.attrs["as_planted"] = bool(sign * out["shift"].iloc[-1] > 0)
     return out
+
+
+#: The yardstick of :func:`planted_check`, in words.
+PLANTED_YARDSTICK = "the wider of the base model's two 95 % intervals ({concepts})"
+
+
+def planted_check(
+    shift: pd.DataFrame, table: pd.DataFrame, planted: Mapping[str, Any], *, base_label: str
+) -> Outcome:
+    """Did the association move as planted, by more than the base model's own uncertainty?
+
+    The yardstick is :data:`PLANTED_YARDSTICK`: the width of the base model's bootstrap
+    interval on the planted concept or on its opposite, whichever is wider — how far another
+    choice of templates and words alone moves one of the two biases. The association's shift
+    (the last row of :func:`planted_shift`), signed so that the planted direction is positive,
+    must exceed it (:func:`nlpbias.core.criteria.exceeds`).
+
+    Parameters
+    ----------
+    shift : DataFrame
+        :func:`planted_shift` output (rows: the concept, its opposite, the association).
+    table : DataFrame
+        :func:`bias_table` output, with the base model's ``ci_low`` and ``ci_high``.
+    planted : mapping
+        The planted spec (``direction``).
+    base_label : str
+        The base model's label in ``table``.
+
+    Returns
+    -------
+    Outcome
+        ``word``: "moved as planted", "moved the planted way, but not by more than the
+        yardstick" or "did not move the planted way".
+
+    Examples
+    --------
+    >>> shift = pd.DataFrame({"shift": [0.65, 0.26, 0.39]},
+    ...                      index=["leader", "follower", "leader − follower"])
+    >>> table = pd.DataFrame({"model": ["base"] * 2, "attribute": ["leader", "follower"],
+    ...                       "ci_low": [-0.93, -0.56], "ci_high": [-0.32, -0.17]})
+    >>> planted_check(shift, table, {"direction": "female"}, base_label="base").word
+    'moved the planted way, but not by more than the yardstick'
+    """
+    from nlpbias.core.criteria import exceeds
+
+    concepts = list(shift.index[:2])
+    base = table[table["model"] == base_label].set_index("attribute")
+    missing = [c for c in concepts if c not in base.index]
+    if missing:
+        raise KeyError(f"planted_check: the bias table has no {missing} for {base_label!r}")
+    widths = (base.loc[concepts, "ci_high"] - base.loc[concepts, "ci_low"]).astype(float)
+    if not np.isfinite(widths.to_numpy()).all():
+        raise ValueError(f"planted_check: the base model's intervals on {concepts} are missing")
+    sign = 1 if planted.get("direction", "female") == "female" else -1
+    moved = sign * float(shift["shift"].iloc[-1])
+    named = ", ".join(f"{c} {w:.3f}" for c, w in widths.items())
+    right_way = moved > 0
+    return exceeds(
+        moved,
+        0.0,
+        margin=float(widths.max()),
+        margin_name=PLANTED_YARDSTICK.format(concepts=named),
+        yes="moved as planted",
+        no=(
+            "moved the planted way, but not by more than the yardstick"
+            if right_way
+            else "did not move the planted way"
+        ),
+    )
