@@ -3,6 +3,7 @@ exceeds the yardstick the chapter states — the wider of the base model's two 9
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -63,3 +64,25 @@ def test_doctests_of_the_check_and_the_person_average() -> None:
         module = importlib.import_module(f"nlpbias.studies.scoring.{name}")
         failed, attempted = doctest.testmod(module, raise_on_error=False, verbose=False)[:2]
         assert attempted > 0 and failed == 0, module.__name__
+
+
+class _Result:
+    def __init__(self, top1: float) -> None:
+        self.top1 = top1
+
+    def summary(self) -> pd.Series:
+        return pd.Series(
+            {"train texts": 90.0, "validation texts": 10.0, "steps": 4.0, "top-1 before": 0.1,
+             "top-1 after": self.top1, "top-5 before": 0.2, "top-5 after": 0.3, "seconds": 1.5}
+        )  # fmt: skip
+
+
+def test_accuracy_table_has_integer_counts_and_no_all_empty_paper_column() -> None:
+    from nlpbias.studies.scoring.study import accuracy_table
+
+    demo = accuracy_table({"planted": _Result(0.4)}, paper={"Trump": 0.6359})
+    assert "paper top-1 after" not in demo.columns  # was a column of NaN on demo
+    assert demo["train texts"].dtype.kind == "i" and demo.loc[0, "steps"] == 4
+    real = accuracy_table({"Trump": _Result(0.5), "Clinton": _Result(0.6)}, paper={"Trump": 0.6359})
+    assert real["paper top-1 after"].tolist()[0] == 0.6359
+    assert np.isnan(real["paper top-1 after"].tolist()[1])

@@ -423,11 +423,16 @@ def topk_table(
 def accuracy_table(
     results: Mapping[str, FineTuneResult], paper: Mapping[str, float] | None = None
 ) -> pd.DataFrame:
-    """Validation masked-token accuracy per person model, before and after fine-tuning."""
+    """Validation masked-token accuracy per person model, before and after fine-tuning.
+
+    ``paper`` (seed 003's top-1 after fine-tuning per person) adds the column ``paper top-1
+    after`` only where one of the table's people has such a number: a column that would be
+    empty in every row (a run without Trump) is left out.
+    """
     table = pd.DataFrame({p: r.summary() for p, r in results.items()}).T
     table = table.astype({"train texts": int, "validation texts": int, "steps": int})
     table.index.name = "model"
-    if paper is not None:
+    if paper is not None and any(p in paper for p in table.index):
         table["paper top-1 after"] = [paper.get(p, np.nan) for p in table.index]
     return table.reset_index()
 
