@@ -153,3 +153,28 @@ def test_learning_curve_names_the_reference_level_it_draws(close) -> None:
     (ref,) = [ln for ln in ax.lines if ln.get_linestyle() == "--"]
     assert list(ref.get_ydata()) == [0.3, 0.3]
     assert ref.get_label() == "reference level: 30 % top-1"
+
+
+def test_seed_figure_tick_labels_of_small_differences_do_not_collide(close) -> None:
+    # the smoke run's differences are a few thousandths: "−0.0075−0.0050" ran together
+    d = [-0.0011, 0.0019, 0.0003, -0.0035, 0.0038, -0.0003, 0.0002]
+    d += [-0.0024, -0.0022, -0.0043, -0.0068, 0.0019, -0.0020, -0.0026]
+    small = pd.DataFrame(
+        {"person": "planted", "seed": [0] * 7 + [1] * 7, "concept": CONCEPTS_7 * 2,
+         "difference": d}
+    )  # fmt: skip
+    fig = close(seed_spread_figure(small))
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    lo, hi = ax.get_xlim()
+    shown = [
+        t.get_window_extent()
+        for t, x in zip(ax.get_xticklabels(), ax.get_xticks(), strict=True)
+        if t.get_visible() and t.get_text() and lo <= x <= hi
+    ]
+    assert len(shown) >= 3
+    for a, b in zip(shown, shown[1:], strict=False):
+        assert a.x1 < b.x0, "tick labels of the difference axis run together"
+
+
+CONCEPTS_7 = ["career", "family", "pleasant", "unpleasant", "leader", "follower", "average"]

@@ -33,9 +33,11 @@ def test_the_demo_shift_does_not_exceed_the_wider_interval() -> None:
     out = _check(0.0424, -0.0969)
     assert out.holds is False
     assert out.word == "moved the planted way, but not by more than the yardstick"
-    assert PLANTED_YARDSTICK.format(concepts="leader 0.612, follower 0.388") in out.criterion
+    named = "leader (0.612) and follower (0.388)"
+    assert PLANTED_YARDSTICK.format(concepts=named) in out.criterion
     assert out.criterion.endswith(", 0.612")  # the margin is the wider width
-    assert out.detail == "0.387 − 0 = 0.387"
+    moved = "leader − follower moved by 0.387 in the planted direction (−0.248 → 0.139)"
+    assert out.detail == moved
     assert str(out).startswith("moved the planted way, but not by more than the yardstick (")
 
 

@@ -574,6 +574,8 @@ def seed_spread_figure(biases: pd.DataFrame) -> Figure:
         ax.set_xlabel(DELTA_XLABEL)
     lim = 1.1 * max(reach) or 1.0
     axes[0].set_xlim(-lim, lim)  # shared by every panel
+    # few ticks: labels of small differences ("−0.0075") must not run together
+    axes[0].xaxis.set_major_locator(MaxNLocator(nbins=5))
     handles = [
         Line2D([], [], linestyle="", marker=marker[s], markerfacecolor="white",
                markeredgecolor=_INK, label=f"seed {s}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -489,7 +489,7 @@ def planted_shift(
 
 
 #: The yardstick of :func:`planted_check`, in words.
-PLANTED_YARDSTICK = "the wider of the base model's two 95 % intervals ({concepts})"
+PLANTED_YARDSTICK = "the wider of the base model's 95 % intervals on {concepts}"
 
 
 def planted_check(
@@ -500,8 +500,9 @@ def planted_check(
     The yardstick is :data:`PLANTED_YARDSTICK`: the width of the base model's bootstrap
     interval on the planted concept or on its opposite, whichever is wider — how far another
     choice of templates and words alone moves one of the two biases. The association's shift
-    (the last row of :func:`planted_shift`), signed so that the planted direction is positive,
-    must exceed it (:func:`nlpbias.core.criteria.exceeds`).
+    (the last row of :func:`planted_shift`: ``after − before``), signed so that the planted
+    direction is positive, must exceed it (:func:`nlpbias.core.criteria.exceeds`, whose
+    detail prints ``after − before``).
 
     Parameters
     ----------
@@ -540,12 +541,16 @@ def planted_check(
     if not np.isfinite(widths.to_numpy()).all():
         raise ValueError(f"planted_check: the base model's intervals on {concepts} are missing")
     sign = 1 if planted.get("direction", "female") == "female" else -1
-    moved = sign * float(shift["shift"].iloc[-1])
-    named = ", ".join(f"{c} {w:.3f}" for c, w in widths.items())
-    right_way = moved > 0
-    return exceeds(
-        moved,
-        0.0,
+    association = shift.iloc[-1]
+    if "before" in shift.columns and "after" in shift.columns:  # planted_shift's table
+        after, before = sign * float(association["after"]), sign * float(association["before"])
+    else:
+        after, before = sign * float(association["shift"]), 0.0
+    named = " and ".join(f"{c} ({w:.3g})" for c, w in widths.items())
+    right_way = after - before > 0
+    outcome = exceeds(
+        after,
+        before,
         margin=float(widths.max()),
         margin_name=PLANTED_YARDSTICK.format(concepts=named),
         yes="moved as planted",
@@ -555,3 +560,11 @@ def planted_check(
             else "did not move the planted way"
         ),
     )
+
+    def num(x: float) -> str:
+        return f"{x:.3g}".replace("-", "−")
+
+    moved = f"{shift.index[-1]} moved by {num(after - before)} in the planted direction"
+    if "before" in shift.columns and "after" in shift.columns:
+        moved += f" ({num(float(association['before']))} → {num(float(association['after']))})"
+    return replace(outcome, detail=moved)
