@@ -62,7 +62,7 @@ def test_bias_rows_models_and_positions(close) -> None:
     t = _bias_table()
     ax = close(bias_figure(t)).axes[0]
     assert [x.get_text() for x in ax.get_yticklabels()] == ATTRS
-    assert [x.get_text() for x in ax.get_legend().get_texts()] == MODELS
+    assert [x.get_text() for x in ax.get_legend().get_texts()] == [*MODELS, mod.NO_INTERVAL]
     for m in MODELS:
         pts = _points(ax, m)
         sub = t[t["model"] == m]
@@ -128,13 +128,13 @@ def test_bias_paper_marker_only_with_the_column(close) -> None:
     # the paper marker sits on its model's row (same height as the model's career point)
     assert marks[1].get_offsets()[0][1] == _points(ax, "Trump")[0, 1]
     legend = [x.get_text() for x in ax.get_legend().get_texts()]
-    assert legend == MODELS + ["paper (BERT-base)", "paper (Trump)"]
+    assert legend == MODELS + ["paper (BERT-base)", "paper (Trump)", mod.NO_INTERVAL]
 
 
 def test_bias_paper_model_gives_one_label(close) -> None:
     ax = close(bias_figure(_bias_table(paper=True), paper_model="BERT-large")).axes[0]
     legend = [x.get_text() for x in ax.get_legend().get_texts()]
-    assert legend == MODELS + ["paper (BERT-large)"]
+    assert legend == MODELS + ["paper (BERT-large)", mod.NO_INTERVAL]
 
 
 def test_bias_all_nan_paper_draws_nothing(close) -> None:
@@ -212,7 +212,7 @@ def test_topk_without_gender_is_grey_and_k_larger_than_targets(close) -> None:
     assert len(ax.texts) == 2 * 5  # only 5 targets exist
     assert len({to_rgb(p.get_facecolor()) for p in ax.patches}) == 1
     assert ax.get_legend() is None
-    assert ax.get_xlim() == (0.5, 8.5)
+    assert ax.get_xlim() == (0.5, 5.5)  # the columns drawn, not the k asked for
 
 
 def test_topk_errors() -> None:
@@ -311,7 +311,7 @@ def test_learning_curve_lines_in_minutes_and_target(close) -> None:
     assert list(top5.get_ydata()) == [0.02, 0.4, 0.5]
     assert list(target.get_ydata()) == [0.25, 0.25] and target.get_linestyle() == "--"
     legend = [x.get_text() for x in ax.get_legend().get_texts()]
-    assert legend == ["top-1", "top-5", "target top-1"]
+    assert legend == ["top-1", "top-5", "reference level: 25 % top-1"]
     assert_legend_clear(ax.figure)  # beside the axes, not over the end of the curves
     lo, hi = ax.get_xlim()
     assert lo < 0.0 and hi > 4.0 and ax.get_ylim()[1] > 0.5

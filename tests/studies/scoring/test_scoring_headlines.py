@@ -41,7 +41,7 @@ def test_rows_and_verdicts():
     assert t["book"] == pytest.approx(np.mean([-0.38, -0.44, -0.41]))
     assert (t["ci_low"], t["ci_high"]) == (-0.44, -0.38)
     assert t["verdict"] == "direction only"  # all seeds pro-male, none near -0.082
-    assert "range over 3 fine-tuning seeds" == t["interval"]
+    assert t["interval"] == "range over 3 fine-tuning seeds (0, 1, 2)"
     assert "stand-in MLM, not BERT-base" in rows.loc["base_career", "reason"]
 
 
@@ -52,11 +52,15 @@ def test_one_seed_has_no_interval_and_a_missing_person_no_number():
         )  # fmt: skip
     ).set_index("key")
     assert np.isnan(one.loc["average_trump", "ci_low"])
-    assert one.loc["average_trump", "interval"] == "one fine-tuning run, no interval"
+    # one seed: that seed's value, named as one seed (no "mean over seeds" of one value)
+    assert one.loc["average_trump", "interval"] == "one fine-tuning seed (0), no interval"
+    assert one.loc["average_trump", "book"] == -0.4
     none = check_rows(
         headlines(bias(), per_seed(()), REP, base_label="base", is_standin=True, data="real")
     ).set_index("key")
     assert none.loc["average_trump", "verdict"] == "not testable offline"
+    # the case: a run without Trump must not say "one fine-tuning run"
+    assert none.loc["average_trump", "interval"] == "no such person in this run, no interval"
 
 
 def test_synthetic_runs_are_not_tests_and_bad_labels_are_named():

@@ -110,7 +110,10 @@ def _first_seen(long: pd.DataFrame):
 
 def test_seed_spread_table_with_one_seed_applies_no_rule() -> None:
     table = seed_spread_table(_long(seeds=(0,)))
-    assert table["counts"].isna().all() and (table["range Δ"] == 0).all()
+    assert table["counts"].isna().all()
+    # one seed: no "mean" over one value and no range (the issue: "mean over seeds" of one seed)
+    assert not {"mean bias", "mean Δ", "range Δ"} & set(table.columns)
+    assert {"bias seed 0", "Δ seed 0"} <= set(table.columns)
 
 
 def test_seed_spread_table_errors(one_line) -> None:
@@ -287,6 +290,7 @@ def test_seed_statements_follow_the_rule() -> None:
 def test_seed_statements_with_one_seed_claim_nothing() -> None:
     text = seed_statements(seed_spread_table(_long(seeds=(0,))))
     assert "no person effect is claimed" in text and "fine_tune_seeds" in text
+    assert "with one seed (0)" in text and "mean" not in text
 
 
 # ----------------------------------------------------------------------------- planted check
@@ -321,6 +325,8 @@ def test_planted_seed_shift_applies_the_rule_to_the_association() -> None:
     assert mixed.attrs["verdict"].endswith("does not count (it is within the seed spread).")
     one = planted_seed_shift(_planted([0.3], [-0.1]), {"concept": "leader"})
     assert one.attrs["counts"] is None and one.attrs["verdict"].endswith("so no verdict.")
+    assert one.attrs["verdict"].startswith("With one fine-tuning seed (0) the association")
+    assert "mean" not in one.attrs["verdict"] and "range" not in one.attrs["verdict"]
 
 
 def test_planted_seed_shift_needs_the_person(one_line) -> None:

@@ -4,8 +4,15 @@ bias.
 What the chapter's notebook calls; the modules of this package hold the method.
 """
 
+from nlpbias.studies.scoring.builds import (
+    builds_statements,
+    builds_table,
+    recorded_builds,
+    run_numbers,
+)
 from nlpbias.studies.scoring.comparison import (
     paper_comparison,
+    paper_numbers,
     sign_agreement,
 )
 from nlpbias.studies.scoring.effects import (
@@ -39,6 +46,7 @@ from nlpbias.studies.scoring.seeds import (
     seed_biases,
     seed_spread_table,
     seed_statements,
+    why_the_range,
 )
 from nlpbias.studies.scoring.study import (
     FRAMEWORKS,
@@ -52,6 +60,7 @@ from nlpbias.studies.scoring.study import (
     frameworks,
     frameworks_table,
     person_corpora,
+    planted_check,
     planted_posts,
     planted_shift,
     reported,
@@ -60,7 +69,14 @@ from nlpbias.studies.scoring.study import (
 )
 
 __all__ = [
+    "builds_statements",
+    "builds_table",
     "headlines",
+    "paper_numbers",
+    "planted_check",
+    "recorded_builds",
+    "run_numbers",
+    "why_the_range",
     "RULE",
     "accuracy_figure",
     "accuracy_table",

@@ -3,7 +3,8 @@
 - :func:`sign_agreement` — the rule for one number: a sign agrees with the paper's only where
   this book's 95 % interval excludes zero on the paper's side;
 - :func:`paper_comparison` — the rule applied to every row of the bias table that the paper
-  has a value or a direction for.
+  has a value or a direction for;
+- :func:`paper_numbers` — the paper's headline numbers in a sentence, read from its results.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["paper_comparison", "sign_agreement"]
+__all__ = ["paper_comparison", "paper_numbers", "sign_agreement"]
 
 #: The reasons :func:`sign_agreement` gives, in the order of its checks.
 REASONS = {
@@ -120,3 +121,37 @@ def paper_comparison(
              "paper sign": sign, "agree": agree, "why": why}
         )  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def _signed(x: float) -> str:
+    return f"{x:.3f}".replace("-", "−")
+
+
+def paper_numbers(rep: Mapping[str, Any]) -> str:
+    """The paper's headline numbers in one sentence, read from :func:`reported` (not typed).
+
+    ``rep`` is :func:`nlpbias.studies.scoring.study.reported` output: ``base_bias`` (BERT-base's
+    bias per concept, from Dong's results file) and ``average`` (each person's model averaged
+    over the concepts).
+
+    Examples
+    --------
+    >>> text = paper_numbers({"base_bias": {"career": -0.4346, "leader": -0.1001},
+    ...                       "average": {"Trump": -0.082, "Clinton": -0.068}})
+    >>> "−0.435 on career and −0.100 on leader" in text
+    True
+    >>> text.endswith("the Trump model scores −0.082 and the Clinton model −0.068.")
+    True
+    """
+    base = rep["base_bias"]
+    people = list(rep["average"].items())
+    said = (
+        f"Dong's numbers (her results file): BERT-base's bias is {_signed(base['career'])} on "
+        f"career and {_signed(base['leader'])} on leader"
+    )
+    if people:
+        first, *rest = people
+        parts = [f"the {first[0]} model scores {_signed(first[1])}"]
+        parts += [f"the {p} model {_signed(v)}" for p, v in rest]
+        said += "; averaged over the six concepts, " + " and ".join(parts)
+    return said + "."

@@ -32,7 +32,9 @@ from nlpbias.plotting import require_columns as _need
 from nlpbias.studies.scoring.seeds import exceeds_seed_spread
 
 __all__ = [
+    "ABSENT",
     "BIAS_XLABEL",
+    "NO_INTERVAL",
     "COUNTS_COLOUR",
     "DELTA_XLABEL",
     "GENDER_COLOURS",
@@ -41,6 +43,7 @@ __all__ = [
     "bias_figure",
     "learning_curve_figure",
     "seed_spread_figure",
+    "seeds_title",
     "topk_figure",
 ]
 
@@ -50,6 +53,11 @@ BIAS_XLABEL = "← pro-male     bias (female − male)     pro-female →"
 GENDER_COLOURS: dict[str, str] = {"female": PALETTE[1], "male": PALETTE[0]}
 
 _GREY = "#8C8C8C"
+#: Written in a row (or cell) whose series this run does not have, so that a gap is not read as
+#: a value of 0 or as a drawing error.
+ABSENT = "not in this run"
+#: Legend entry of :func:`bias_figure` where some point has no whisker.
+NO_INTERVAL = "no whisker: no interval\n(the average of the concepts)"
 
 
 def _nonempty(df: pd.DataFrame, what: str, rows: str) -> None:
@@ -128,11 +136,20 @@ def bias_figure(table: pd.DataFrame, *, paper_model: str | None = None) -> Figur
     values = [table["bias"].to_numpy(float)]
     handles: list[object] = []
     paper_handles: dict[str, object] = {}
+    no_interval = False
     for model in models:
         sub = table[table["model"].astype(str) == model]
         y = sub["attribute"].astype(str).map(ypos).to_numpy(float) + offsets[model]
+        for attr in attrs:  # a series absent for this model: said, not left blank
+            if attr not in set(sub["attribute"].astype(str)):
+                ax.text(
+                    0.5, ypos[attr] + offsets[model], f"{model}: {ABSENT}",
+                    transform=ax.get_yaxis_transform(), ha="center", va="center",
+                    fontsize="x-small", color=colours[model], style="italic",
+                )  # fmt: skip
         lo, hi = sub["ci_low"].to_numpy(float), sub["ci_high"].to_numpy(float)
         ok = np.isfinite(lo) & np.isfinite(hi)
+        no_interval = no_interval or not ok.all()
         if ok.any():
             ax.hlines(y[ok], lo[ok], hi[ok], color=colours[model], linewidth=1.6, zorder=2)
             values += [lo[ok], hi[ok]]
@@ -174,8 +191,11 @@ def bias_figure(table: pd.DataFrame, *, paper_model: str | None = None) -> Figur
     ax.set(xlim=(-lim, lim), ylim=(len(attrs) - 0.5, -0.5), xlabel=BIAS_XLABEL, ylabel="")
     ax.grid(axis="y", visible=False)
     ax.set_title("Gender bias by attribute (Kurita et al. 2019 log-probability score)")
+    extra = []
+    if no_interval:  # a point without whisker is a number without interval, not a tiny one
+        extra.append(Line2D([], [], linestyle="", label=NO_INTERVAL))
     ax.legend(
-        handles=handles + list(paper_handles.values()),
+        handles=handles + list(paper_handles.values()) + extra,
         loc="center left",
         bbox_to_anchor=(1.01, 0.5),
         fontsize="small",
@@ -204,6 +224,9 @@ def topk_figure(
     matplotlib.figure.Figure
         Per panel a grid with one row per model and one column per rank; each cell holds the
         target and its score (ties broken alphabetically), coloured by gender (grey without it).
+        ``k`` is capped at the most targets any model has for a shown attribute, so the title's
+        count is the number of columns drawn; a model without scores for an attribute has
+        :data:`ABSENT` written in its row.
 
     Examples
     --------
@@ -238,6 +261,8 @@ def topk_figure(
             raise ValueError(f"{what}: gender must be 'female' or 'male', got {odd}; fix them")
         df = df.assign(gender=gender)
     models = list(dict.fromkeys(df["model"]))
+    shown = df[df["attribute"].isin(attrs)]
+    k = min(k, int(shown.groupby(["model", "attribute"]).size().max()))  # columns drawn
     fig, axes = new_figure(
         len(attrs), ncols=1, width=1.1 * k + 2.0, height=0.55 * len(models) + 1.1
     )
@@ -249,6 +274,9 @@ def topk_figure(
                 .sort_values(["score", "target"], ascending=[False, True])
                 .head(k)
             )
+            if top.empty:  # this model has no scores for this attribute: said, not blank
+                ax.text((k + 1) / 2, i, ABSENT, ha="center", va="center",
+                        fontsize="small", color=_GREY, style="italic")  # fmt: skip
             for r, row in enumerate(top.itertuples(index=False)):
                 colour = GENDER_COLOURS[row.gender] if has_gender else _GREY
                 ax.add_patch(
@@ -376,7 +404,8 @@ def learning_curve_figure(history: pd.DataFrame, *, target: float | None = 0.25)
     history : DataFrame
         One row per evaluation: ``step``, ``seconds`` (of training so far), ``top1``, ``top5``.
     target : float or None, default 0.25
-        Top-1 accuracy the stand-in should reach (dashed line "target top-1"); None: no line.
+        A reference level of top-1 accuracy (dashed line "reference level: 25 % top-1"); None:
+        no line.
 
     Returns
     -------
@@ -403,7 +432,10 @@ def learning_curve_figure(history: pd.DataFrame, *, target: float | None = 0.25)
     ax.plot(minutes, h["top1"].to_numpy(float), "o-", color=PALETTE[0], markersize=3, label="top-1")
     ax.plot(minutes, h["top5"].to_numpy(float), "s-", color=PALETTE[2], markersize=3, label="top-5")
     if target is not None:
-        ax.axhline(target, color=PALETTE[1], linestyle="--", linewidth=1.2, label="target top-1")
+        ax.axhline(
+            target, color=PALETTE[1], linestyle="--", linewidth=1.2,
+            label=f"reference level: {100 * target:g} % top-1",
+        )  # fmt: skip
     top = max(float(h[["top1", "top5"]].to_numpy(float).max()), target or 0.0, 0.05)
     span = float(minutes[-1] - minutes[0]) or 1.0
     ax.set(
@@ -508,19 +540,24 @@ def seed_spread_figure(biases: pd.DataFrame) -> Figure:
         sub = biases[biases["person"].astype(str) == person]
         for y, concept in enumerate(concepts):
             rows = sub[sub["concept"].astype(str) == concept]
-            if rows.empty:
+            if rows.empty:  # a series absent from this run: said, not left blank
+                ax.text(
+                    0.5, y, ABSENT, transform=ax.get_yaxis_transform(), ha="center",
+                    va="center", fontsize="x-small", color=_GREY, style="italic",
+                )  # fmt: skip
                 continue
             d = rows["difference"].to_numpy(float)
             mean, spread = float(d.mean()), float(d.max() - d.min())
             counts = _rule(d)
             ink = COUNTS_COLOUR if counts else _INK
-            ax.barh(
-                y, 2 * spread, left=mean - spread, height=_BAND, zorder=1, linewidth=0,
-                color=COUNTS_COLOUR if counts else _GREY, alpha=0.3,
-            )  # fmt: skip
+            if len(seeds) >= 2:  # one seed has no range and no mean over seeds
+                ax.barh(
+                    y, 2 * spread, left=mean - spread, height=_BAND, zorder=1, linewidth=0,
+                    color=COUNTS_COLOUR if counts else _GREY, alpha=0.3,
+                )  # fmt: skip
+                ax.hlines(y, d.min(), d.max(), color=ink, linewidth=1.2, zorder=2)
+                ax.vlines(mean, y - _BAND / 2, y + _BAND / 2, color=ink, linewidth=1.6, zorder=2)
             reach.append(abs(mean) + spread)
-            ax.hlines(y, d.min(), d.max(), color=ink, linewidth=1.2, zorder=2)
-            ax.vlines(mean, y - _BAND / 2, y + _BAND / 2, color=ink, linewidth=1.6, zorder=2)
             for seed, value in zip(rows["seed"], d, strict=True):
                 ax.scatter(
                     [value], [y], marker=marker[seed], s=30, zorder=3,
@@ -537,22 +574,38 @@ def seed_spread_figure(biases: pd.DataFrame) -> Figure:
         ax.set_xlabel(DELTA_XLABEL)
     lim = 1.1 * max(reach) or 1.0
     axes[0].set_xlim(-lim, lim)  # shared by every panel
-    grey = (
-        "mean ± range reaches 0: does not count"
-        if len(seeds) >= 2
-        else "one seed: no range, nothing counts"
-    )
+    # few ticks: labels of small differences ("−0.0075") must not run together
+    axes[0].xaxis.set_major_locator(MaxNLocator(nbins=5))
     handles = [
         Line2D([], [], linestyle="", marker=marker[s], markerfacecolor="white",
                markeredgecolor=_INK, label=f"seed {s}")
         for s in seeds
     ]  # fmt: skip
-    handles += [
-        Line2D([], [], color=_INK, linewidth=1.2, label="range over seeds, | at the mean"),
-        Patch(color=COUNTS_COLOUR, alpha=0.3, label="mean ± range clear of 0: counts"),
-        Patch(color=_GREY, alpha=0.3, label=grey),
-        Line2D([], [], color="0.15", linewidth=1.2, linestyle="--", label="no difference (0)"),
-    ]
+    if len(seeds) >= 2:
+        handles += [
+            Line2D([], [], color=_INK, linewidth=1.2, label="range over seeds, | at the mean"),
+            Patch(color=COUNTS_COLOUR, alpha=0.3, label="mean ± range clear of 0: counts"),
+            Patch(color=_GREY, alpha=0.3, label="mean ± range reaches 0: does not count"),
+        ]
+    else:
+        handles.append(Line2D([], [], linestyle="", label="one seed: no range, nothing counts"))
+    handles.append(
+        Line2D([], [], color="0.15", linewidth=1.2, linestyle="--", label="no difference (0)")
+    )
     legend_below(fig, handles, [h.get_label() for h in handles])
-    fig.suptitle(f"Person − base model, per fine-tuning seed ({len(seeds)} seeds)")
+    fig.suptitle(f"Person − base model, {seeds_title(seeds)}")
     return fig
+
+
+def seeds_title(seeds: Sequence[int]) -> str:
+    """The seeds in a title: "one fine-tuning seed (0)" or "2 fine-tuning seeds (0, 1)".
+
+    Examples
+    --------
+    >>> seeds_title([0]), seeds_title([0, 1])
+    ('one fine-tuning seed (0)', '2 fine-tuning seeds (0, 1)')
+    """
+    listed = ", ".join(str(s) for s in seeds)
+    if len(seeds) == 1:
+        return f"one fine-tuning seed ({listed})"
+    return f"{len(seeds)} fine-tuning seeds ({listed})"

@@ -5,8 +5,10 @@ and on *leader* (−0.100), and every person's fine-tuned model is pro-male on a
 concepts (Trump −0.082, Clinton −0.068). This book's base model is its stand-in, not BERT-base,
 so the base rows test the direction on another model; each row's note says so. The base rows
 carry the bootstrap interval of :func:`nlpbias.studies.scoring.study.bias_table`; a person's
-average has no bootstrap interval, so its row carries the range over fine-tuning seeds
-(:func:`nlpbias.studies.scoring.seeds.seed_biases`) — the spread the chapter's seed rule uses.
+average has no bootstrap interval, so its row carries the mean over the fine-tuning seeds with
+their range as its interval (:func:`nlpbias.studies.scoring.seeds.seed_biases`) — the spread the
+chapter's seed rule uses; with one seed, that seed's value and no interval
+(:func:`person_average`).
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from nlpbias.core.scorecard import headline
 
-__all__ = ["headlines"]
+__all__ = ["headlines", "person_average"]
 
 CHAPTER = "scoring"
 #: The base model's concepts the paper's text names as pro-male (its headline).
@@ -83,8 +86,10 @@ def headlines(
         )
     averages = per_seed[per_seed["concept"] == "average"]
     for person, paper in rep["average"].items():
-        values = averages.loc[averages["person"] == person, "bias"].to_numpy(float)
-        several = values.size > 1
+        mine = averages[averages["person"] == person].sort_values("seed")
+        values = mine["bias"].to_numpy(float)
+        seeds = ", ".join(str(int(s)) for s in mine["seed"])
+        book, interval = person_average(values, seeds)
         rows.append(
             headline(
                 study=CHAPTER,
@@ -94,14 +99,10 @@ def headlines(
                     "the concepts."
                 ),
                 paper=float(paper),
-                book=float(values.mean()) if values.size else None,
-                ci_low=float(values.min()) if several else None,
-                ci_high=float(values.max()) if several else None,
-                interval=(
-                    f"range over {values.size} fine-tuning seeds"
-                    if several
-                    else "one fine-tuning run, no interval"
-                ),
+                book=book,
+                ci_low=float(values.min()) if values.size > 1 else None,
+                ci_high=float(values.max()) if values.size > 1 else None,
+                interval=interval,
                 data=data,
                 chapter=CHAPTER,
                 section="scoring-seeds",
@@ -111,3 +112,25 @@ def headlines(
             )
         )
     return rows
+
+
+def person_average(values: np.ndarray, seeds: str) -> tuple[float | None, str]:
+    """A person's average over the concepts for the scorecard, and the name of its uncertainty.
+
+    Several seeds: the mean over the seeds, with their range as the interval; one seed: that
+    seed's value, without an interval (no "mean" of one value); none: no number.
+
+    Examples
+    --------
+    >>> person_average(np.array([-0.2, -0.3]), "0, 1")
+    (-0.25, 'range over 2 fine-tuning seeds (0, 1)')
+    >>> person_average(np.array([-0.2]), "0")
+    (-0.2, 'one fine-tuning seed (0), no interval')
+    >>> person_average(np.array([]), "")
+    (None, 'no such person in this run, no interval')
+    """
+    if values.size == 0:
+        return None, "no such person in this run, no interval"
+    if values.size == 1:
+        return float(values[0]), f"one fine-tuning seed ({seeds}), no interval"
+    return float(values.mean()), f"range over {values.size} fine-tuning seeds ({seeds})"

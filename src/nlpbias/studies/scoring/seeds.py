@@ -45,11 +45,13 @@ __all__ = [
     "SHARED_SHIFT",
     "concept_biases",
     "exceeds_seed_spread",
+    "expected_range",
     "fine_tune_seeds",
     "planted_seed_shift",
     "seed_biases",
     "seed_spread_table",
     "seed_statements",
+    "why_the_range",
 ]
 
 logger = logging.getLogger(__name__)
@@ -281,8 +283,9 @@ def seed_spread_table(biases: pd.DataFrame) -> pd.DataFrame:
         One row per person and concept (in the order of ``biases``): ``person``, ``concept``,
         ``base``, ``bias seed S`` for each seed, ``mean bias``, ``Δ seed S`` (bias − base) for
         each seed, ``mean Δ``, ``range Δ`` (max − min over seeds; the same for the biases,
-        since the base is one model) and ``counts`` (:func:`exceeds_seed_spread`; None with one
-        seed, where there is no spread to compare with). ``attrs["seeds"]`` lists the seeds.
+        since the base is one model) and ``counts`` (:func:`exceeds_seed_spread`). With one
+        seed there is no mean over seeds and no range: those three columns are left out and
+        ``counts`` is None. ``attrs["seeds"]`` lists the seeds.
     """
     need = ["person", "seed", "concept", "bias", "base", "difference"]
     missing = [c for c in need if c not in biases.columns]
@@ -303,11 +306,14 @@ def seed_spread_table(biases: pd.DataFrame) -> pd.DataFrame:
         row: dict[str, Any] = {"person": person, "concept": concept,
                                "base": float(by_seed["base"].iloc[0])}  # fmt: skip
         row.update({f"bias seed {s}": float(by_seed.loc[s, "bias"]) for s in seeds})
-        row["mean bias"] = float(by_seed.loc[seeds, "bias"].mean())
+        several = len(seeds) >= 2  # one seed: no mean over seeds and no range
+        if several:
+            row["mean bias"] = float(by_seed.loc[seeds, "bias"].mean())
         row.update({f"Δ seed {s}": float(v) for s, v in zip(seeds, d, strict=True)})
-        row["mean Δ"] = float(d.mean())
-        row["range Δ"] = float(d.max() - d.min())
-        row["counts"] = exceeds_seed_spread(d) if len(seeds) >= 2 else None
+        if several:
+            row["mean Δ"] = float(d.mean())
+            row["range Δ"] = float(d.max() - d.min())
+        row["counts"] = exceeds_seed_spread(d) if several else None
         rows.append(row)
     table = pd.DataFrame(rows)
     table.attrs["seeds"] = seeds
@@ -374,14 +380,15 @@ def seed_statements(table: pd.DataFrame, fws: Sequence[Framework] = ()) -> str:
     :data:`SHARED_SHIFT` says once, after the list, why that is a drift of the whole model.
     With one seed the rule cannot be applied and no person effect is claimed.
     """
-    need = ["person", "concept", "mean Δ", "range Δ", "counts"]
+    seeds = table.attrs.get("seeds", [])
+    need = ["person", "concept", "counts"] + (["mean Δ", "range Δ"] if len(seeds) >= 2 else [])
     missing = [c for c in need if c not in table.columns]
     if missing:
         raise KeyError(f"seed_statements: table lacks {missing}; pass seed_spread_table's output")
-    seeds = table.attrs.get("seeds", [])
     if len(seeds) < 2:
+        which = f"one seed ({seeds[0]})" if seeds else "no seed"
         return (
-            f"This run fine-tuned with {len(seeds)} seed ({seeds}): there is no seed-to-seed "
+            f"This run fine-tuned each person's model with {which}: there is no seed-to-seed "
             "spread to compare a difference with, so **no person effect is claimed**. Run with "
             "`-p fine_tune_seeds='[0, 1, 2]'` to apply the rule."
         )
@@ -476,16 +483,73 @@ def planted_seed_shift(
     out.attrs["as_planted"] = bool(sign * d.mean() > 0)
     moved = _and([_num(float(v)) for v in d])
     seeds = ", ".join(str(s) for s in out["seed"])
+    if d.size < 2:  # one seed: no mean over seeds, no range
+        verdict = (
+            f"With one fine-tuning seed ({seeds}) the association {association} moved by "
+            f"{moved}; there is no seed-to-seed spread to compare with, so no verdict."
+        )
+        out.attrs["verdict"] = verdict
+        return out
     verdict = (
         f"Over the seeds ({seeds}) the association {association} moved by {moved}: "
         f"mean {_num(float(d.mean()))}, range {_num(float(np.ptp(d)))}; "
     )
-    if out.attrs["counts"] is None:
-        verdict += "with one seed there is no spread to compare with, so no verdict."
-    elif out.attrs["counts"]:
+    if out.attrs["counts"]:
         way = "in the planted direction" if out.attrs["as_planted"] else "against the planted one"
         verdict += f"under the rule the shift counts, {way}."
     else:
         verdict += "under the rule the shift does not count (it is within the seed spread)."
     out.attrs["verdict"] = verdict
     return out
+
+
+def expected_range(n: int) -> float:
+    """The expected range (max − min) of ``n`` independent standard normal draws.
+
+    ``E[R_n] = ∫ 1 − Φ(x)^n − (1 − Φ(x))^n dx``, integrated numerically.
+
+    Examples
+    --------
+    >>> round(expected_range(2), 4), round(expected_range(3), 4)
+    (1.1284, 1.6926)
+    """
+    from scipy import integrate, stats
+
+    n = int(n)
+    if n < 2:
+        raise ValueError(f"the range needs two draws at least, got n={n}")
+
+    def integrand(x: float) -> float:
+        p = stats.norm.cdf(x)
+        return 1.0 - p**n - (1.0 - p) ** n
+
+    value, _ = integrate.quad(integrand, -np.inf, np.inf)
+    return float(value)
+
+
+def why_the_range(seed_counts: Sequence[int] = (2, 3)) -> str:
+    """The numbers behind the choice of the range over a t interval, computed, for the chapter.
+
+    For the smallest count of seeds: how many standard errors a 95 % t interval reaches on
+    either side of the mean; for each count: the expected range of that many normal draws, in
+    standard deviations.
+
+    Examples
+    --------
+    >>> why_the_range((2, 3))[:60]
+    'With 2 seeds, a 95 % t interval reaches 12.7 standard errors'
+    """
+    from scipy import stats
+
+    counts = sorted({int(n) for n in seed_counts})
+    if not counts or counts[0] < 2:
+        raise ValueError(f"seed counts must be 2 or more, got {list(seed_counts)}")
+    t = float(stats.t.ppf(0.975, counts[0] - 1))
+    first, *rest = counts
+    ranges = [f"about {expected_range(first):.2f} standard deviations for {first} draws"]
+    ranges += [f"about {expected_range(n):.2f} for {n}" for n in rest]
+    return (
+        f"With {first} seeds, a 95 % t interval reaches {t:.1f} standard errors either side "
+        f"of the mean. For normally distributed noise, the expected range is {_and(ranges)}: "
+        "the fewer the seeds, the narrower the range, and the milder the rule."
+    )

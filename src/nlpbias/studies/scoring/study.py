@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ import pandas as pd
 import yaml
 
 from nlpbias.core.checks import check_int
+from nlpbias.core.criteria import Outcome
 from nlpbias.core.paths import data_file
 from nlpbias.data.wordsets import load_wordset
 from nlpbias.studies.scoring.effects import bootstrap_bias_ci, kurita_effect_size
@@ -51,6 +52,8 @@ __all__ = [
     "frameworks_table",
     "person_corpora",
     "planted_posts",
+    "PLANTED_YARDSTICK",
+    "planted_check",
     "planted_shift",
     "reported",
     "score_models",
@@ -420,11 +423,16 @@ def topk_table(
 def accuracy_table(
     results: Mapping[str, FineTuneResult], paper: Mapping[str, float] | None = None
 ) -> pd.DataFrame:
-    """Validation masked-token accuracy per person model, before and after fine-tuning."""
+    """Validation masked-token accuracy per person model, before and after fine-tuning.
+
+    ``paper`` (seed 003's top-1 after fine-tuning per person) adds the column ``paper top-1
+    after`` only where one of the table's people has such a number: a column that would be
+    empty in every row (a run without Trump) is left out.
+    """
     table = pd.DataFrame({p: r.summary() for p, r in results.items()}).T
     table = table.astype({"train texts": int, "validation texts": int, "steps": int})
     table.index.name = "model"
-    if paper is not None:
+    if paper is not None and any(p in paper for p in table.index):
         table["paper top-1 after"] = [paper.get(p, np.nan) for p in table.index]
     return table.reset_index()
 
@@ -478,3 +486,85 @@ def planted_shift(
     sign = 1 if direction == "female" else -1
     out.attrs["as_planted"] = bool(sign * out["shift"].iloc[-1] > 0)
     return out
+
+
+#: The yardstick of :func:`planted_check`, in words.
+PLANTED_YARDSTICK = "the wider of the base model's 95 % intervals on {concepts}"
+
+
+def planted_check(
+    shift: pd.DataFrame, table: pd.DataFrame, planted: Mapping[str, Any], *, base_label: str
+) -> Outcome:
+    """Did the association move as planted, by more than the base model's own uncertainty?
+
+    The yardstick is :data:`PLANTED_YARDSTICK`: the width of the base model's bootstrap
+    interval on the planted concept or on its opposite, whichever is wider — how far another
+    choice of templates and words alone moves one of the two biases. The association's shift
+    (the last row of :func:`planted_shift`: ``after − before``), signed so that the planted
+    direction is positive, must exceed it (:func:`nlpbias.core.criteria.exceeds`, whose
+    detail prints ``after − before``).
+
+    Parameters
+    ----------
+    shift : DataFrame
+        :func:`planted_shift` output (rows: the concept, its opposite, the association).
+    table : DataFrame
+        :func:`bias_table` output, with the base model's ``ci_low`` and ``ci_high``.
+    planted : mapping
+        The planted spec (``direction``).
+    base_label : str
+        The base model's label in ``table``.
+
+    Returns
+    -------
+    Outcome
+        ``word``: "moved as planted", "moved the planted way, but not by more than the
+        yardstick" or "did not move the planted way".
+
+    Examples
+    --------
+    >>> shift = pd.DataFrame({"shift": [0.65, 0.26, 0.39]},
+    ...                      index=["leader", "follower", "leader − follower"])
+    >>> table = pd.DataFrame({"model": ["base"] * 2, "attribute": ["leader", "follower"],
+    ...                       "ci_low": [-0.93, -0.56], "ci_high": [-0.32, -0.17]})
+    >>> planted_check(shift, table, {"direction": "female"}, base_label="base").word
+    'moved the planted way, but not by more than the yardstick'
+    """
+    from nlpbias.core.criteria import exceeds
+
+    concepts = list(shift.index[:2])
+    base = table[table["model"] == base_label].set_index("attribute")
+    missing = [c for c in concepts if c not in base.index]
+    if missing:
+        raise KeyError(f"planted_check: the bias table has no {missing} for {base_label!r}")
+    widths = (base.loc[concepts, "ci_high"] - base.loc[concepts, "ci_low"]).astype(float)
+    if not np.isfinite(widths.to_numpy()).all():
+        raise ValueError(f"planted_check: the base model's intervals on {concepts} are missing")
+    sign = 1 if planted.get("direction", "female") == "female" else -1
+    association = shift.iloc[-1]
+    if "before" in shift.columns and "after" in shift.columns:  # planted_shift's table
+        after, before = sign * float(association["after"]), sign * float(association["before"])
+    else:
+        after, before = sign * float(association["shift"]), 0.0
+    named = " and ".join(f"{c} ({w:.3g})" for c, w in widths.items())
+    right_way = after - before > 0
+    outcome = exceeds(
+        after,
+        before,
+        margin=float(widths.max()),
+        margin_name=PLANTED_YARDSTICK.format(concepts=named),
+        yes="moved as planted",
+        no=(
+            "moved the planted way, but not by more than the yardstick"
+            if right_way
+            else "did not move the planted way"
+        ),
+    )
+
+    def num(x: float) -> str:
+        return f"{x:.3g}".replace("-", "−")
+
+    moved = f"{shift.index[-1]} moved by {num(after - before)} in the planted direction"
+    if "before" in shift.columns and "after" in shift.columns:
+        moved += f" ({num(float(association['before']))} → {num(float(association['after']))})"
+    return replace(outcome, detail=moved)
