@@ -29,3 +29,9 @@ def test_a_disagreeing_record_says_so_and_what_was_not_compared():
 def test_a_missing_record_names_the_file():
     with pytest.raises(FileNotFoundError, match="data/machines/nochapter.yaml"):
         machines.load_machine_record("nochapter")
+
+
+def test_a_record_without_a_comparison_says_none_is_on_record():
+    rec = machines.load_machine_record("intrinsic")
+    assert rec["agree_exactly"] is None
+    assert "not been compared yet" in machines.travel_sentence(rec)

@@ -3,7 +3,8 @@
 Seeds make a run repeatable on one machine; across processors, trained models can differ
 (:mod:`nlpbias.core.repro`). Each chapter states which of its numbers were found identical on two
 machines and which were not, from a record the project wrote with its source: the runs compared,
-whether they agreed exactly (``agree_exactly``), what was compared and what was not.
+whether they agreed exactly (``agree_exactly``: true, false, or null where no comparison is on
+record), what was compared and what was not.
 
 Chapters whose numbers differ (the CNN chapters) keep their numbers of both machines in the
 same folder and state the differences with their own study functions.
@@ -51,7 +52,12 @@ def travel_sentence(record: dict[str, Any]) -> str:
         "On one machine a re-run with the same parameters gives bit-identical numbers (every "
         "step that samples is seeded)."
     )
-    if record["agree_exactly"]:
+    if record["agree_exactly"] is None:
+        across = (
+            " Across processors they have not been compared yet: no two runs of this chapter "
+            f"on different CPUs are on record ({record['compared']})"
+        )
+    elif record["agree_exactly"]:
         across = (
             f" Across processors they agreed too: two `{record['profile']}` runs on 2-core "
             f"machines with different CPUs agreed exactly on {record['compared']}"

@@ -2,10 +2,10 @@
 
 The stand-in masked LM is trained by this book, and a retrained stand-in is another model with
 other biases. The numbers of earlier builds of the `paper` book were recorded by hand in
-``standin_builds.yaml`` (with their source); this module puts this run's own numbers beside them
-and writes what the chapter says about them from the numbers, by a stated rule:
+``data/builds/scoring_standin.yaml`` (with their source); this module puts this run's own numbers
+beside them and writes what the chapter says about them from the numbers, by a stated rule:
 
-- :func:`recorded_builds` — the recorded builds (``standin_builds.yaml``);
+- :func:`recorded_builds` — the recorded builds (``data/builds/scoring_standin.yaml``);
 - :func:`run_numbers` — the same numbers from this run's bias table and per-seed biases;
 - :func:`survives` — the rule (:data:`SURVIVES`): the sign agrees in every build and every
   build's 95 % interval excludes 0;
@@ -29,6 +29,7 @@ import pandas as pd
 import yaml
 
 from nlpbias.core.criteria import Interval, Outcome
+from nlpbias.core.paths import data_file
 
 __all__ = [
     "NUMBERS",
@@ -50,8 +51,6 @@ NUMBERS: dict[str, str] = {
 #: The rule of :func:`survives`, in words.
 SURVIVES = "its sign agrees in every build and every build's 95 % interval excludes 0"
 
-_FILE = Path(__file__).with_name("standin_builds.yaml")
-
 
 def recorded_builds(path: str | Path | None = None) -> dict[str, Any]:
     """The recorded builds: ``source``, ``profile`` and ``builds`` (oldest first).
@@ -60,7 +59,8 @@ def recorded_builds(path: str | Path | None = None) -> dict[str, Any]:
     :class:`~nlpbias.core.criteria.Interval` (``low``/``high`` NaN where no interval was
     recorded); optional ``date``, ``top1`` and ``training_seconds``.
     """
-    raw = yaml.safe_load(Path(path or _FILE).read_text(encoding="utf-8"))
+    path = Path(path) if path is not None else data_file("builds", "scoring_standin.yaml")
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     builds = []
     for b in raw["builds"]:
         entry = {k: v for k, v in b.items() if k not in NUMBERS}
