@@ -249,8 +249,8 @@ def mitigation_reading(
             else "The balancing removes the planted bias beyond what adding as many random texts "
             f"does, on {' and '.join(metrics)}: the check the stand-in is for. "
             if beats
-            else "The balancing does not beat adding as many random texts on every one of "
-            f"{', '.join(metrics)} here (lower, intervals apart), although the stand-in plants "
+            else "The balancing does not beat adding as many random texts (lower, intervals apart) "
+            f"on all of {', '.join(metrics)} here, although the stand-in plants "
             "the imbalance it undoes. "
         )
         + "The two differences from the paper that the chapter discusses for the tweets (their "
@@ -287,8 +287,8 @@ def skew_intro(
         )
     else:
         state = (
-            "On this run the mitigation does not separate from its random control (below it, "
-            f"intervals apart) on every one of {', '.join(metrics)}: "
+            "On this run the mitigation is not below its random control with the intervals "
+            f"apart on all of {', '.join(metrics)}: "
             f"it {_sep_clause(summary, metrics, 'random control')}."
         )
     prior = (
