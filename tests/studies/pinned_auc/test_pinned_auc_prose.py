@@ -107,7 +107,9 @@ def test_skew_intro_states_this_runs_separation_and_prior_bound() -> None:
     real = study.skew_intro(
         two_metrics(APART, OVERLAP), source="real", train_toxic_share=0.83, table1_max_ratio=6.0
     )
-    assert real.startswith("On this run the mitigation is not below its random control with the intervals")
+    assert real.startswith(
+        "On this run the mitigation is not below its random control with the intervals"
+    )
     assert "With 83% of the training texts toxic" in real and "≈ 1.2" in real
     assert "ratios up to 6" in real and "tweets" in real
     synth = study.skew_intro(
