@@ -181,3 +181,24 @@ def _write(record: dict, *, drop: str):
     path = Path(tempfile.mkdtemp()) / "m.yaml"
     path.write_text(yaml.safe_dump({k: v for k, v in record.items() if k != drop}))
     return path
+
+
+def test_the_seed_noise_interval_of_a_near_perfect_correlation_stays_within_one() -> None:
+    # paper printed [0.61, 1.05] for a mean ρ: re-centring the noisy draws pushed them above 1
+    import pandas as pd
+
+    from nlpbias.studies.intrinsic_extrinsic.correlation import correlations, mean_rho_interval
+
+    n = 8
+    s = pd.DataFrame({
+        "family": "coref", "algorithm": "a", "method": ["original"] + ["ar"] * (n - 1),
+        "modset": [None] + ["extracted"] * (n - 1),
+        "intrinsic:extracted:weat": np.arange(n, dtype=float),
+        "extrinsic:type1_f1": np.arange(n, dtype=float),
+        "extrinsic_sd:type1_f1": [3.0] + [np.nan] * (n - 1),
+    })  # fmt: skip
+    cells = correlations(s, n_resamples=9, random_state=0).query(
+        "metric == 'f1' and intrinsic == 'weat'"
+    )
+    low, high, _ = mean_rho_interval(s, cells, n_resamples=300, random_state=0, seed_spread=True)
+    assert -1.0 <= low <= high <= 1.0

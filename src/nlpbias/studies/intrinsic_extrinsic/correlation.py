@@ -306,7 +306,8 @@ def mean_rho_interval(
                     x[idx, j], y[idx, j] + gen.normal(0.0, sd[j], size=(n_resamples, n))
                 )
                 change = noisy - rho
-                rho = rho + change - np.nanmean(change)
+                # a correlation stays in [-1, 1]: the re-centred draw is clipped there
+                rho = np.clip(rho + change - np.nanmean(change), -1.0, 1.0)
             cols.append(rho)
         per_block.append(np.column_stack(cols))
     if not per_block:
