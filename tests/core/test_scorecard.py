@@ -154,43 +154,30 @@ def test_rows_missing_a_number_column_are_named() -> None:
         sc.rows_from_json([{"study": "s", "key": "k"}])
 
 
-def _row(**kw):
-    base = dict(
-        study="s",
-        key="k",
-        claim="c",
-        interval="bootstrap over seeds",
-        data="real",
-        chapter="ch",
-        section="sec",
-    )
-    return sc.headline(**{**base, **kw})
-
-
 def test_a_share_is_judged_against_the_share_expected_without_concentration():
     # a top-10 % share of 0.35 [0.30, 0.40] beats 0 trivially, but not an even spread of 0.34
-    even = _row(paper=0.6, book=0.35, ci_low=0.30, ci_high=0.40, null_value=0.34)
+    even = row(paper=0.6, book=0.35, ci_low=0.30, ci_high=0.40, null_value=0.34)
     assert even["verdict"] == "not reproduced"
     assert "no-effect value 0.34" in even["reason"]
-    concentrated = _row(paper=0.6, book=0.55, ci_low=0.5, ci_high=0.65, null_value=0.34)
+    concentrated = row(paper=0.6, book=0.55, ci_low=0.5, ci_high=0.65, null_value=0.34)
     assert concentrated["verdict"] == "reproduced"
-    assert _row(paper=0.6, book=0.55, ci_low=0.5, ci_high=0.65)["verdict"] == "reproduced"
+    assert row(paper=0.6, book=0.55, ci_low=0.5, ci_high=0.65)["verdict"] == "reproduced"
     with pytest.raises(ValueError, match="one side of the no-effect value"):
-        _row(paper=0.34, book=0.55, ci_low=0.5, ci_high=0.65, null_value=0.34)
+        row(paper=0.34, book=0.55, ci_low=0.5, ci_high=0.65, null_value=0.34)
 
 
 def test_an_overshoot_says_it_exceeds_and_is_direction_only():
-    up = _row(paper=16.7, book=19.97, ci_low=17.65, ci_high=21.66)
+    up = row(paper=16.7, book=19.97, ci_low=17.65, ci_high=21.66)
     assert up["verdict"] == "direction only"
     assert "exceeds the paper's 16.7" in up["reason"] and "does not reach" not in up["reason"]
-    down = _row(paper=-2.0, book=-5.0, ci_low=-6.0, ci_high=-3.0)
+    down = row(paper=-2.0, book=-5.0, ci_low=-6.0, ci_high=-3.0)
     assert down["verdict"] == "direction only" and "exceeds" in down["reason"]
-    short = _row(paper=16.7, book=5.0, ci_low=3.0, ci_high=7.0)
+    short = row(paper=16.7, book=5.0, ci_low=3.0, ci_high=7.0)
     assert "does not reach the paper's 16.7" in short["reason"]
 
 
 def test_the_reason_names_its_uncertainty_and_a_disagreeing_test():
-    row = _row(
+    r = row(
         paper=1.0,
         book=0.9,
         ci_low=-0.1,
@@ -199,28 +186,28 @@ def test_the_reason_names_its_uncertainty_and_a_disagreeing_test():
         test="permutation test over targets",
         interval="bootstrap over words",
     )
-    assert row["verdict"] == "not reproduced"  # the verdict follows the interval
-    assert row["reason"].startswith("by its bootstrap over words:")
-    assert "permutation test over targets gives p ≤ 0.0001" in row["reason"]
-    assert "disagree" in row["reason"]
-    agree = _row(paper=1.0, book=0.9, ci_low=0.4, ci_high=1.5, p_value=1e-4, test="perm")
+    assert r["verdict"] == "not reproduced"  # the verdict follows the interval
+    assert r["reason"].startswith("by its bootstrap over words:")
+    assert "permutation test over targets gives p ≤ 0.0001" in r["reason"]
+    assert "disagree" in r["reason"]
+    agree = row(paper=1.0, book=0.9, ci_low=0.4, ci_high=1.5, p_value=1e-4, test="perm")
     assert "disagree" not in agree["reason"]
     with pytest.raises(ValueError, match="name the test"):
-        _row(paper=1.0, book=0.9, ci_low=0.4, ci_high=1.5, p_value=0.01)
+        row(paper=1.0, book=0.9, ci_low=0.4, ci_high=1.5, p_value=0.01)
     with pytest.raises(ValueError, match="p_value must be in"):
-        _row(paper=1.0, book=0.9, ci_low=0.4, ci_high=1.5, p_value=2.0, test="t")
+        row(paper=1.0, book=0.9, ci_low=0.4, ci_high=1.5, p_value=2.0, test="t")
 
 
 def test_a_row_that_varies_across_cpus_says_so():
-    row = _row(paper=1.0, book=0.9, ci_low=0.4, ci_high=1.5, stability="varies across CPUs")
-    assert "varies across CPUs" in row["reason"]
-    assert "CPU" not in _row(paper=1.0, book=0.9, ci_low=0.4, ci_high=1.5)["reason"]
+    r = row(paper=1.0, book=0.9, ci_low=0.4, ci_high=1.5, stability="varies across CPUs")
+    assert "varies across CPUs" in r["reason"]
+    assert "CPU" not in row(paper=1.0, book=0.9, ci_low=0.4, ci_high=1.5)["reason"]
     with pytest.raises(ValueError, match="stability must be one of"):
-        _row(paper=1.0, book=0.9, ci_low=0.4, ci_high=1.5, stability="flaky")
+        row(paper=1.0, book=0.9, ci_low=0.4, ci_high=1.5, stability="flaky")
 
 
 def test_rows_kept_before_the_new_columns_still_read():
-    record = sc.rows_to_json([_row(paper=1.0, book=0.9, ci_low=0.4, ci_high=1.5)])[0]
+    record = sc.rows_to_json([row(paper=1.0, book=0.9, ci_low=0.4, ci_high=1.5)])[0]
     for c in ("null_value", "p_value", "test", "stability"):
         record.pop(c)
     back = sc.rows_from_json([record])
@@ -229,6 +216,6 @@ def test_rows_kept_before_the_new_columns_still_read():
 
 def test_a_number_without_an_interval_establishes_nothing():
     # one run: even a number at the paper's is no test
-    row = _row(paper=0.9, book=0.9, ci_low=None, ci_high=None)
-    assert row["verdict"] == "not reproduced"
-    assert "no interval" in row["reason"]
+    r = row(paper=0.9, book=0.9, ci_low=None, ci_high=None)
+    assert r["verdict"] == "not reproduced"
+    assert "no interval" in r["reason"]
