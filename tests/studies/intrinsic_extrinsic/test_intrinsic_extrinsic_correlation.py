@@ -12,6 +12,7 @@ from nlpbias.studies.intrinsic_extrinsic.correlation import (
     correlations,
     scores_frame,
     skipped_table,
+    skipped_text,
 )
 
 
@@ -88,3 +89,34 @@ def test_scores_frame_keeps_an_embedding_whose_word_sets_were_all_skipped() -> N
     assert frame["extrinsic:type1_f1"].tolist() == pytest.approx([0.3, 0.3, 0.3])
     assert frame.loc[0, "intrinsic:weat6:weat"] == 0.5
     assert frame.loc[1:, "intrinsic:weat6:weat"].isna().all()
+
+
+def test_skipped_text_counts_against_the_corpus_and_names_few_embeddings() -> None:
+    def res(id_, *rows):
+        skipped = [{"family": family, "wordset": wordset} for family, wordset in rows]
+        return {"spec": {"id": id_}, "skipped": skipped}
+
+    results = [
+        res("books/sgns/original", ("coref", "weat7")),
+        res("books/sgns/coref:extracted/balance-debias-p0.0", ("coref", "weat7"),
+            ("coref", "extracted")),
+        res("books/fasttext/coref:extracted/balance-debias-p0.0", ("coref", "weat7"),
+            ("coref", "extracted")),
+        res("tweets/sgns/original", ("hsd_race", "weat3")),
+        res("tweets/sgns/hsd_race:weat3/balance-debias-p0.5"),
+    ]  # fmt: skip
+    text = skipped_text(results)
+    lines = text.splitlines()
+    assert lines[0] == "In this run:"
+    # WEAT 7 is missing on all three `books` embeddings: counted, not named
+    weat7 = next(line for line in lines if line.startswith("- WEAT 7"))
+    assert "every embedding trained on `books` (3)" in weat7 and "`books/sgns" not in weat7
+    # the aligned set on two of three: both named
+    aligned = next(line for line in lines if "aligned" in line)
+    assert "2 of the 3 embeddings trained on `books`" in aligned
+    assert "`books/sgns/coref:extracted/balance-debias-p0.0`" in aligned
+    assert "`books/fasttext/coref:extracted/balance-debias-p0.0`" in aligned
+    weat3 = next(line for line in lines if line.startswith("- WEAT 3"))
+    assert "hate speech, race on 1 of the 2 embeddings trained on `tweets`" in weat3
+    everything = "In this run every word set was measured on every embedding."
+    assert skipped_text(results[4:]) == everything

@@ -18,6 +18,7 @@ from nlpbias.studies.intrinsic_extrinsic.correlation import (
     seed_spread,
     skipped_cells,
     skipped_table,
+    skipped_text,
 )
 from nlpbias.studies.intrinsic_extrinsic.evaluation import (
     evaluate_embedding,
@@ -97,5 +98,6 @@ __all__ = [
     "seed_spread",
     "skipped_cells",
     "skipped_table",
+    "skipped_text",
     "wordset_table",
 ]

@@ -6,12 +6,13 @@ family); :func:`correlations` gives Spearman ρ between each intrinsic and each 
 over the embeddings of one (family, algorithm, modification set), with a two-sided permutation
 p-value (the paper's Tables 3-10); :func:`mean_rho_interval` is a bootstrap interval over the
 embeddings for the mean ρ of a set of those cells; :func:`skipped_table` lists the word sets that
-could not be measured.
+could not be measured and :func:`skipped_text` says it in words.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -33,6 +34,7 @@ __all__ = [
     "seed_spread",
     "skipped_cells",
     "skipped_table",
+    "skipped_text",
 ]
 
 logger = logging.getLogger(__name__)
@@ -372,3 +374,59 @@ def skipped_table(results: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
         .agg(embeddings=("id", "nunique"), reason=("reason", "first"))
         .reset_index()
     )
+
+
+def _wordset_words(wordset: str) -> str:
+    if wordset == "extracted":
+        return "the aligned (extracted) set"
+    match = re.fullmatch(r"weat(\d+)", wordset)
+    return f"WEAT {match.group(1)}" if match else f"`{wordset}`"
+
+
+def skipped_text(results: Sequence[Mapping[str, Any]], *, name_up_to: int = 3) -> str:
+    """What :func:`skipped_table` lists, as the chapter's sentence about this run.
+
+    One item per word set: on which family's embeddings it could not be measured, and how many of
+    the embeddings trained on that corpus (the corpus is the first part of an embedding's id).
+    Up to ``name_up_to`` embeddings are named by id; more are counted.
+
+    Examples
+    --------
+    >>> res = [{"spec": {"id": "books/sgns/original"}, "skipped": []},
+    ...        {"spec": {"id": "books/sgns/coref:extracted/balance-debias-p0.0"},
+    ...         "skipped": [{"family": "coref", "wordset": "extracted", "reason": "oov"}]}]
+    >>> print(skipped_text(res))
+    In this run:
+    <BLANKLINE>
+    - the aligned (extracted) set could not be measured for coreference, gender on 1 of the 2 embeddings trained on `books` (`books/sgns/coref:extracted/balance-debias-p0.0`).
+    """  # noqa: E501
+    from nlpbias.studies.intrinsic_extrinsic.figures import FAMILY_LABELS
+
+    per_corpus: dict[str, int] = {}
+    for res in results:
+        corpus = str(res["spec"]["id"]).split("/")[0]
+        per_corpus[corpus] = per_corpus.get(corpus, 0) + 1
+    missing: dict[str, dict[str, list[str]]] = {}
+    for res in results:
+        for row in res.get("skipped", []):
+            ids = missing.setdefault(row["wordset"], {}).setdefault(row["family"], [])
+            if res["spec"]["id"] not in ids:
+                ids.append(str(res["spec"]["id"]))
+    if not missing:
+        return "In this run every word set was measured on every embedding."
+    items = []
+    for wordset, families in missing.items():
+        parts = []
+        for family, ids in families.items():
+            corpora = sorted({i.split("/")[0] for i in ids})
+            of = sum(per_corpus[c] for c in corpora)
+            where = " and ".join(f"`{c}`" for c in corpora)
+            if len(ids) == of:
+                count = f"every embedding trained on {where} ({of})"
+            else:
+                count = f"{len(ids)} of the {of} embeddings trained on {where}"
+            if len(ids) <= name_up_to and len(ids) < of:
+                count += " (" + ", ".join(f"`{i}`" for i in ids) + ")"
+            parts.append(f"for {FAMILY_LABELS.get(family, family)} on {count}")
+        items.append(f"- {_wordset_words(wordset)} could not be measured " + "; ".join(parts) + ".")
+    return "In this run:\n\n" + "\n".join(items)
