@@ -15,6 +15,7 @@ from nlpbias.studies.scoring.builds import (
     SURVIVES,
     builds_statements,
     builds_table,
+    person_effect_text,
     recorded_builds,
     run_numbers,
     same_build,
@@ -138,3 +139,34 @@ def test_a_run_that_rebuilds_a_recorded_build_is_not_counted_twice() -> None:
     assert "rebuilt that stand-in" in text and "Over the 3 builds" in text
     table = builds_table(rec, run, profile="paper", counts=True)
     assert table.attrs["counts"] is False
+
+
+def _build(name, base, trump) -> dict:
+    out = {"name": name, "base_average": Interval(base, NAN, NAN)}
+    if trump is not None:
+        out["trump_average"] = Interval(trump, NAN, NAN)
+    return out
+
+
+def test_person_effect_is_trump_minus_base_and_its_direction_is_judged_over_builds() -> None:
+    # the recorded builds: -0.24 - 0.03, -0.38 + 0.04, -0.22 + 0.36
+    text = person_effect_text(recorded_builds(), {}, counts=False)
+    assert "does not survive the builds" in text
+    assert "first build: −0.270 (more pro-male)" in text
+    assert "second build: −0.340 (more pro-male)" in text
+    assert "third build: +0.140 (less pro-male)" in text
+    same = {"builds": [_build("a", 0.1, -0.2), _build("b", -0.3, -0.5), _build("c", 0.0, None)]}
+    assert "has the same direction in every build" in person_effect_text(same, {}, counts=False)
+    assert "c:" not in person_effect_text(same, {}, counts=False)  # no Trump: not listed
+    # a paper run is one more build: its opposite effect breaks the agreement
+    run = {"base_average": Interval(-0.1, NAN, NAN), "trump_average": Interval(0.2, NAN, NAN)}
+    flipped = person_effect_text(same, run, counts=True)
+    assert "does not survive" in flipped and "this run: +0.300 (less pro-male)" in flipped
+    # ... but only when it counts; one build alone says nothing
+    assert "has the same direction" in person_effect_text(same, run, counts=False)
+    assert person_effect_text({"builds": same["builds"][:1]}, {}, counts=False) == ""
+    # the chapter's statements carry it
+    assert "The person effect" in builds_statements(
+        recorded_builds(), run_numbers(_bias(), _per_seed(), base_label="base", random_state=0),
+        profile="demo", counts=False,
+    )  # fmt: skip

@@ -36,6 +36,7 @@ __all__ = [
     "SURVIVES",
     "builds_statements",
     "builds_table",
+    "person_effect_text",
     "recorded_builds",
     "run_numbers",
     "same_build",
@@ -344,4 +345,45 @@ def builds_statements(
             "This run has no Trump model, so the builds' spread of Trump's average is compared "
             "with the spread over fine-tuning seeds on `paper` only."
         )
+    effect = person_effect_text(recorded, run, counts=counts)
+    if effect:
+        lines.append(effect)
     return "\n\n".join(lines)
+
+
+def person_effect_text(recorded: Mapping[str, Any], run: Mapping[str, Any], *, counts: bool) -> str:
+    """Whether fine-tuning moved Trump's model the same way from its base model in every build.
+
+    The person effect of a build is ``trump_average − base_average`` (negative: fine-tuning made
+    the model more pro-male than its base). Builds that recorded both numbers are listed, with
+    this run when ``counts`` (a build of the recorded recipe); the direction *survives* when
+    every listed effect has the same sign. Only Trump's model was recorded from the earlier
+    builds, so nothing is said of the other people. Empty when fewer than two builds have both.
+    """
+    effects = [
+        (str(b["name"]), b["trump_average"].estimate - b["base_average"].estimate)
+        for b in recorded["builds"]
+        if "trump_average" in b and "base_average" in b
+    ]
+    if counts and "trump_average" in run and "base_average" in run:
+        effects.append(("this run", run["trump_average"].estimate - run["base_average"].estimate))
+    if len(effects) < 2:
+        return ""
+
+    def direction(x: float) -> str:
+        return "more pro-male" if x < 0 else "less pro-male" if x > 0 else "unchanged"
+
+    listed = "; ".join(f"{name}: {_num(x)} ({direction(x)})" for name, x in effects)
+    signs = {math.copysign(1.0, x) for _, x in effects if x != 0}
+    same = len(signs) == 1 and all(x != 0 for _, x in effects)
+    verdict = (
+        "has the same direction in every build"
+        if same
+        else "does not survive the builds: its direction changes with the stand-in"
+    )
+    return (
+        "The person effect — Trump's model minus its base model, on the average of the six "
+        f"concepts, with seed `random_state` — {verdict} ({listed}). A negative effect means "
+        "fine-tuning made the model more pro-male than its base. The earlier builds recorded "
+        "Trump's model only."
+    )
