@@ -386,47 +386,49 @@ def _wordset_words(wordset: str) -> str:
 def skipped_text(results: Sequence[Mapping[str, Any]], *, name_up_to: int = 3) -> str:
     """What :func:`skipped_table` lists, as the chapter's sentence about this run.
 
-    One item per word set: on which family's embeddings it could not be measured, and how many of
-    the embeddings trained on that corpus (the corpus is the first part of an embedding's id).
-    Up to ``name_up_to`` embeddings are named by id; more are counted.
+    One item per word set and family: on how many of the embeddings it was to be measured on
+    (those where it was measured or skipped) it could not be, and on which corpora (the first part
+    of an embedding's id). Up to ``name_up_to`` embeddings are named by id, when not all are.
 
     Examples
     --------
-    >>> res = [{"spec": {"id": "books/sgns/original"}, "skipped": []},
-    ...        {"spec": {"id": "books/sgns/coref:extracted/balance-debias-p0.0"},
+    >>> res = [{"spec": {"id": "books/sgns/original"}, "skipped": [],
+    ...         "intrinsic": [{"family": "coref", "wordset": "extracted"}]},
+    ...        {"spec": {"id": "books/sgns/coref:extracted/balance-debias-p0.0"}, "intrinsic": [],
     ...         "skipped": [{"family": "coref", "wordset": "extracted", "reason": "oov"}]}]
     >>> print(skipped_text(res))
     In this run:
     <BLANKLINE>
-    - the aligned (extracted) set could not be measured for coreference, gender on 1 of the 2 embeddings trained on `books` (`books/sgns/coref:extracted/balance-debias-p0.0`).
+    - the aligned (extracted) set could not be measured for coreference, gender on 1 of the 2 embeddings it was to be measured on (`books/sgns/coref:extracted/balance-debias-p0.0`).
     """  # noqa: E501
     from nlpbias.studies.intrinsic_extrinsic.figures import FAMILY_LABELS
 
-    per_corpus: dict[str, int] = {}
+    attempted: dict[tuple[str, str], set[str]] = {}
+    missing: dict[tuple[str, str], list[str]] = {}
     for res in results:
-        corpus = str(res["spec"]["id"]).split("/")[0]
-        per_corpus[corpus] = per_corpus.get(corpus, 0) + 1
-    missing: dict[str, dict[str, list[str]]] = {}
-    for res in results:
+        emb = str(res["spec"]["id"])
+        for row in [*res.get("intrinsic", []), *res.get("skipped", [])]:
+            attempted.setdefault((row["wordset"], row["family"]), set()).add(emb)
         for row in res.get("skipped", []):
-            ids = missing.setdefault(row["wordset"], {}).setdefault(row["family"], [])
-            if res["spec"]["id"] not in ids:
-                ids.append(str(res["spec"]["id"]))
+            ids = missing.setdefault((row["wordset"], row["family"]), [])
+            if emb not in ids:
+                ids.append(emb)
     if not missing:
         return "In this run every word set was measured on every embedding."
     items = []
-    for wordset, families in missing.items():
-        parts = []
-        for family, ids in families.items():
-            corpora = sorted({i.split("/")[0] for i in ids})
-            of = sum(per_corpus[c] for c in corpora)
-            where = " and ".join(f"`{c}`" for c in corpora)
-            if len(ids) == of:
-                count = f"every embedding trained on {where} ({of})"
+    for (wordset, family), ids in missing.items():
+        of = len(attempted[(wordset, family)])
+        corpora = " and ".join(f"`{c}`" for c in sorted({i.split("/")[0] for i in ids}))
+        if len(ids) == of:
+            where = f"on all {of} embeddings it was to be measured on (trained on {corpora})"
+        else:
+            where = f"on {len(ids)} of the {of} embeddings it was to be measured on"
+            if len(ids) <= name_up_to:
+                where += " (" + ", ".join(f"`{i}`" for i in ids) + ")"
             else:
-                count = f"{len(ids)} of the {of} embeddings trained on {where}"
-            if len(ids) <= name_up_to and len(ids) < of:
-                count += " (" + ", ".join(f"`{i}`" for i in ids) + ")"
-            parts.append(f"for {FAMILY_LABELS.get(family, family)} on {count}")
-        items.append(f"- {_wordset_words(wordset)} could not be measured " + "; ".join(parts) + ".")
+                where += f" (trained on {corpora})"
+        items.append(
+            f"- {_wordset_words(wordset)} could not be measured for "
+            f"{FAMILY_LABELS.get(family, family)} {where}."
+        )
     return "In this run:\n\n" + "\n".join(items)
