@@ -125,3 +125,12 @@ def test_skipped_text_counts_the_embeddings_a_set_was_to_be_measured_on() -> Non
     assert not any(line.startswith("- WEAT 6") for line in lines)
     everything = "In this run every word set was measured on every embedding."
     assert skipped_text(results[3:4]) == everything
+
+
+def test_doctests() -> None:
+    import doctest
+
+    from nlpbias.studies.intrinsic_extrinsic import correlation
+
+    failed, attempted = doctest.testmod(correlation, raise_on_error=False, verbose=False)[:2]
+    assert attempted and not failed
