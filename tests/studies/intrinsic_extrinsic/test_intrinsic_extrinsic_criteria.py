@@ -10,6 +10,7 @@ import pytest
 from intrinsic_extrinsic_cases import fake_scores
 
 from nlpbias.core import scorecard
+from nlpbias.data.machines import compare_runs
 from nlpbias.studies import intrinsic_extrinsic as study
 from nlpbias.studies.intrinsic_extrinsic.correlation import (
     correlations,
@@ -156,7 +157,7 @@ def test_identical_rows_say_why_they_coincide() -> None:
 
 def test_machine_paragraph_comes_from_the_recorded_runs() -> None:
     record = study.machines.load_machines()
-    table = study.machine_table(record)
+    table = compare_runs(record, study.machines._LABELS)
     generic = table.set_index("row").loc["generic WEAT 6–8"]
     assert generic["difference"] == pytest.approx(-0.168 - -0.41)
     text = study.machine_paragraph("demo", None, record)
@@ -167,9 +168,7 @@ def test_machine_paragraph_comes_from_the_recorded_runs() -> None:
     assert "-0.5 there" in study.machine_paragraph("paper", None, changed)
     assert "no second machine" not in study.machine_paragraph("paper", None, changed)
     with pytest.raises(ValueError, match="source"):
-        study.machine_table({"here": {}, "other": {}}) if False else study.machines.load_machines(
-            _write(record, drop="source")
-        )
+        study.machines.load_machines(_write(record, drop="source"))
 
 
 def _write(record: dict, *, drop: str):

@@ -48,7 +48,6 @@ from nlpbias.studies.intrinsic_extrinsic.headlines import (
 )
 from nlpbias.studies.intrinsic_extrinsic.machines import (
     machine_paragraph,
-    machine_table,
 )
 from nlpbias.studies.intrinsic_extrinsic.paper import (
     alignment_difference,
@@ -83,7 +82,6 @@ __all__ = [
     "headlines",
     "machine_paragraph",
     "machines",
-    "machine_table",
     "mean_rho_interval",
     "METHOD_LABELS",
     "paper_table",

@@ -1,10 +1,11 @@
 """Which of the chapter's numbers travel between machines: the paragraph and its data.
 
 ``data/machines/intrinsic_extrinsic.yaml`` records the headline rows of two `paper` runs on
-2-core machines with different CPUs (with its source); :func:`machine_table` sets them side by
-side and :func:`machine_paragraph` writes the chapter's paragraph from that file and this run's
-seed spread (:func:`~nlpbias.studies.intrinsic_extrinsic.headlines.headline_intervals`), so that
-no number in it is typed by hand.
+2-core machines with different CPUs (with its source);
+:func:`nlpbias.data.machines.compare_runs` sets them side by side and :func:`machine_paragraph`
+writes the chapter's paragraph from that file and this run's seed spread
+(:func:`~nlpbias.studies.intrinsic_extrinsic.headlines.headline_intervals`), so that no number in
+it is typed by hand.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["load_machines", "machine_paragraph", "machine_table"]
+from nlpbias.data.machines import compare_runs, load_machine_record
+
+__all__ = ["load_machines", "machine_paragraph"]
 
 _LABELS = {
     "weat_aligned_word2vec": "aligned WEAT, word2vec",
@@ -30,54 +33,7 @@ _LABELS = {
 
 def load_machines(path: str | Path | None = None) -> dict[str, Any]:
     """The record of the two machines' runs (``data/machines/intrinsic_extrinsic.yaml``)."""
-    import yaml
-
-    from nlpbias.core.paths import data_file
-    from nlpbias.data.machines import load_machine_record
-
-    if path is None:  # the project's record, checked by the shared loader first
-        path = data_file("machines", "intrinsic_extrinsic.yaml")
-        record = load_machine_record("intrinsic_extrinsic")
-    else:
-        path = Path(path)
-        record = yaml.safe_load(path.read_text(encoding="utf-8"))
-    for field in ("source", "profile", "here", "other", "here_name", "other_name"):
-        if field not in record:
-            raise ValueError(f"{path}: the record lacks the field {field!r}")
-    return record
-
-
-def machine_table(record: Mapping[str, Any] | None = None) -> pd.DataFrame:
-    """The headline rows that both machines' runs report, side by side.
-
-    Columns ``row`` (in words), ``here``, ``here low``, ``here high``, ``other``, ``difference``
-    (other − here); one row per headline key present in both runs.
-
-    Examples
-    --------
-    >>> rec = {"here": {"a": {"estimate": 0.5}}, "other": {"a": {"estimate": 0.4}, "b": {}}}
-    >>> machine_table(rec)[["row", "difference"]].round(3).values.tolist()
-    [['a', -0.1]]
-    """
-    record = load_machines() if record is None else record
-    rows = []
-    for key, here in record["here"].items():
-        other = record["other"].get(key)
-        if other is None:
-            continue
-        rows.append(
-            {
-                "row": _LABELS.get(key, key),
-                "key": key,
-                "here": float(here["estimate"]),
-                "here low": float(here.get("low", np.nan)),
-                "here high": float(here.get("high", np.nan)),
-                "other": float(other["estimate"]),
-            }
-        )
-    out = pd.DataFrame(rows, columns=["row", "key", "here", "here low", "here high", "other"])
-    out["difference"] = out["other"] - out["here"]
-    return out.drop(columns="key")
+    return load_machine_record("intrinsic_extrinsic", path=path, two_runs=True)
 
 
 def _pair(r: pd.Series) -> str:
@@ -106,7 +62,7 @@ def machine_paragraph(
         :func:`load_machines` (default: the project's file).
     """
     record = load_machines() if record is None else record
-    table = machine_table(record)
+    table = compare_runs(record, _LABELS)
     lines = [
         "**Which numbers travel between machines.** On one machine the chapter's numbers repeat "
         "bit for bit from run to run, the timing table apart: "

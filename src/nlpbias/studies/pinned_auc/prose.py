@@ -22,10 +22,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from nlpbias.core.criteria import Interval, Outcome, exceeds, separates
-from nlpbias.core.paths import data_file
+from nlpbias.data.machines import compare_runs, load_machine_record
 
 __all__ = [
     "family_interval",
@@ -397,17 +396,9 @@ def shifted_group_sentence(
     return text
 
 
-def _machines_file() -> Path:
-    return data_file("machines", "pinned_auc.yaml")
-
-
 def machine_record(path: Path | None = None) -> dict:
     """The recorded numbers of this chapter on two machines (``data/machines/pinned_auc.yaml``)."""
-    path = path or _machines_file()
-    spec = yaml.safe_load(path.read_text(encoding="utf-8"))
-    for key in ("source", "profile", "here", "other", "identical_on_one_machine"):
-        if key not in spec:
-            raise ValueError(f"machine_record: {path} lacks {key!r}")
+    spec = load_machine_record("pinned_auc", path=path, two_runs=True)
     if set(spec["here"]) != set(spec["other"]):
         raise ValueError(f"machine_record: {path}: 'here' and 'other' name different metrics")
     return spec
@@ -443,20 +434,17 @@ def machine_paragraph(
     other_name = rec.get("other_name", "another machine's run")
     here_name = rec.get("here_name", "here")
     parts = []
-    for metric, here in rec["here"].items():
-        there = float(rec["other"][metric])
-        est = float(here["estimate"])
-        line = f"{metric} change {_signed(there)} in {other_name} vs {_signed(est)}"
-        if "low" in here and "high" in here:
-            lo, hi = float(here["low"]), float(here["high"])
-            where = "inside" if lo <= there <= hi else "outside"
+    for r in compare_runs(rec).itertuples(index=False):
+        line = f"{r.key} change {_signed(r.other)} in {other_name} vs {_signed(r.here)}"
+        if np.isfinite(r[3]) and np.isfinite(r[4]):  # here low, here high
+            where = "inside" if r.inside else "outside"
             line += (
-                f" [{_signed(lo)}, {_signed(hi)}] {here_name}: they differ by "
-                f"{abs(there - est):.3g}, and the other machine's number lies {where} that "
+                f" [{_signed(r[3])}, {_signed(r[4])}] {here_name}: they differ by "
+                f"{abs(r.difference):.3g}, and the other machine's number lies {where} that "
                 "interval over seeds"
             )
         else:
-            line += f" {here_name}: they differ by {abs(there - est):.3g}"
+            line += f" {here_name}: they differ by {abs(r.difference):.3g}"
         parts.append(line)
     same = (
         f"On one machine the numbers are bit-identical: {rec['identical_on_one_machine']} "
