@@ -89,3 +89,21 @@ def test_planted_local_bias_grows_the_biased_cluster_and_lambda_selection():
 def test_docstring_examples_run():
     failed, attempted = doctest.testmod(summaries, raise_on_error=False, verbose=False)[:2]
     assert attempted > 0 and failed == 0
+
+
+def test_null_table_prints_a_small_p_value_as_digits_not_scientific_notation() -> None:
+    import numpy as np
+
+    from nlpbias.studies.logan.calibration import NullResult
+    from nlpbias.studies.logan.summaries import null_table
+
+    runs = {
+        a: {"null": NullResult(obs, np.array([1.0, 3.0, 5.0]), p),
+            "split_gaps": pd.DataFrame({"abs_gap_pts": [0.5, 1.5, 1.0]})}
+        for a, obs, p in (("race", 25.46, 0.004975), ("gender", 29.8, 0.0249))
+    }  # fmt: skip
+    table = null_table(runs)
+    assert table["p-value"].tolist() == ["0.00498", "0.0249"]
+    assert "e-0" not in table.to_string()
+    assert table.loc["race", "null median (pts)"] == 3.0
+    assert table.loc["gender", "random-half gap (pts, mean of 3)"] == 1.0

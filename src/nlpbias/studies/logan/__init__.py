@@ -58,6 +58,7 @@ from nlpbias.studies.logan.study import (
 from nlpbias.studies.logan.summaries import (
     compare_with_kmeans,
     local_bias_summary,
+    null_table,
     select_lambda,
 )
 from nlpbias.studies.logan.topics import (
@@ -75,6 +76,7 @@ __all__ = [
     "lambda_path_figure",
     "load_logan_data",
     "local_bias_summary",
+    "null_table",
     "LOGAN",
     "LoganData",
     "max_gap_null",

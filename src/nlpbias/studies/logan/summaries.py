@@ -24,6 +24,7 @@ __all__ = [
     "degenerate_reason",
     "fit_summary",
     "local_bias_summary",
+    "null_table",
     "select_lambda",
 ]
 
@@ -264,3 +265,33 @@ def select_lambda(
         log.warning("select_lambda: %s", table.attrs["note"])
     best = max(usable or grid, key=lambda v: (table.loc[v, "n_biased"], -v))
     return best, table
+
+
+def null_table(runs: dict[str, dict[str, Any]]) -> pd.DataFrame:
+    """Per attribute: LOGAN's largest gap, the permutation null's median and p-value, and the gap
+    of random halves (mean over the splits). The p-value is text with three significant digits
+    (``0.00498``), so that a small one is not printed in scientific notation.
+
+    Examples
+    --------
+    >>> from nlpbias.studies.logan.calibration import NullResult
+    >>> run = {"null": NullResult(25.46, np.array([5.0, 6.0]), 0.004975),
+    ...        "split_gaps": pd.DataFrame({"abs_gap_pts": [0.2, 0.6]})}
+    >>> table = null_table({"race": run})
+    >>> table.loc["race", "p-value"], float(table.loc["race", "null median (pts)"])
+    ('0.00498', 5.5)
+    >>> list(table.columns)[-1]
+    'random-half gap (pts, mean of 2)'
+    """
+    from nlpbias.core.text import fmt_num
+
+    rows = {}
+    for attr, r in runs.items():
+        splits = r["split_gaps"]["abs_gap_pts"]
+        rows[attr] = {
+            "observed max gap (pts)": float(r["null"].observed),
+            "null median (pts)": float(np.median(r["null"].null)),
+            "p-value": fmt_num(float(r["null"].p_value), 3),
+            f"random-half gap (pts, mean of {len(splits)})": float(splits.mean()),
+        }
+    return pd.DataFrame.from_dict(rows, orient="index")
