@@ -156,3 +156,38 @@ def test_cnns_trained_two_at_a_time_score_exactly_as_one_after_the_other(
             model_params=None,
             embedding="glove-6b-50d",
         )
+
+
+def test_a_fixed_validation_set_reaches_every_cnn_and_changes_its_early_stopping(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path))
+    data = pa.load_study_data(
+        use_data_home=False, n_synthetic=600, random_state=0, max_train=None, max_templates=None
+    )
+    families, _ = pa.build_families(data, terms=list(DEFAULT_TERMS), random_state=0, n_buckets=5)
+    families = {k: families[k] for k in ("baseline", "bias mitigated")}
+    params = {"n_filters": 8, "dense_units": 8, "max_epochs": 2, "show_progress": False}
+    seen = []
+    from nlpbias.models import cnn
+
+    original = cnn.CNNTextClassifier.fit
+
+    def spy(self, X, y, *, validation=None):
+        seen.append(None if validation is None else len(validation[0]))
+        return original(self, X, y, validation=validation)
+
+    monkeypatch.setattr(cnn.CNNTextClassifier, "fit", spy)
+    val = data.eval_sets["general"].head(50)
+    kw = dict(seeds=[0], model="cnn", model_params=params, embedding=None, n_jobs=1,
+              progress=False)  # fmt: skip
+    fixed = pa.train_and_score(families, data.eval_sets, validation=val, **kw)
+    assert seen == [50, 50]  # both families stop on the same 50 texts
+    own = pa.train_and_score(families, data.eval_sets, **kw)
+    assert seen[2:] == [None, None]
+    assert not np.array_equal(fixed["score"], own["score"])
+    # the linear model has no early stopping: the set is not passed to it
+    seen.clear()
+    pa.train_and_score(families, data.eval_sets, validation=val, **(kw | {"model": "linear",
+                       "model_params": None, "embedding": "glove-6b-50d"}))  # fmt: skip
+    assert seen == []

@@ -136,6 +136,7 @@ def run_scenario(
         embedding=embedding,
         n_jobs=n_jobs,
         progress=progress,
+        validation=data.validation,
     )
     results = evaluate(
         scores,

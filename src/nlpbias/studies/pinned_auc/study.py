@@ -68,11 +68,15 @@ class StudyData:
     source: str
     terms: list[str]
     notes: dict[str, str] = field(default_factory=dict)
+    #: A fixed validation set for the CNN's early stopping, the same for every family; None:
+    #: each model holds out ``validation_fraction`` of its own training set.
+    validation: pd.DataFrame | None = None
 
     def sizes(self) -> pd.DataFrame:
         """Rows and toxic share of every part (training set, pools, evaluation sets)."""
         parts = {
             "train": self.train,
+            **({"validation": self.validation} if self.validation is not None else {}),
             "mitigation pool": self.debias_pool,
             "random pool": self.random_pool,
             **self.eval_sets,
@@ -180,6 +184,7 @@ def _fit_and_score(
     model_params: dict[str, Any],
     embedding: str | None,
     seed: int,
+    validation: tuple[list[str], list[bool]] | None = None,
 ) -> dict[str, np.ndarray]:
     from nlpbias.models import load_embeddings
     from nlpbias.models.classifiers import make_classifier
@@ -191,7 +196,11 @@ def _fit_and_score(
         vectors = load_embeddings([embedding], max_docs=None, random_state=0)
         params["embedding"] = vectors[embedding]
     clf = make_classifier(model, random_state=seed, **params)
-    clf.fit(texts, np.asarray(labels, dtype=int))
+    if validation is not None:
+        clf.fit(texts, np.asarray(labels, dtype=int),
+                validation=(validation[0], np.asarray(validation[1], dtype=int)))  # fmt: skip
+    else:
+        clf.fit(texts, np.asarray(labels, dtype=int))
     return {name: clf.predict_proba(t)[:, 1] for name, t in eval_texts.items()}
 
 
@@ -205,11 +214,15 @@ def train_and_score(
     embedding: str | None,
     n_jobs: int,
     progress: bool = True,
+    validation: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Train one model per (family, seed) and score every evaluation set.
 
     Parameters
     ----------
+    validation : DataFrame, optional
+        A fixed validation set (``text``, ``toxic``) for the CNN's early stopping, the same for
+        every family (:attr:`StudyData.validation`); ignored by the linear model.
     n_jobs : int
         Models trained at once, each in its own process (:func:`nlpbias.core.sweep.run_sweep`,
         ``executor="process"``); 1 trains them one after the other here. Every model carries
@@ -238,6 +251,16 @@ def train_and_score(
             "model_params": dict(model_params or {}),
             "embedding": embedding if model == "cnn" else None,
             "seed": int(seed),
+            **(
+                {
+                    "validation": (
+                        validation["text"].tolist(),
+                        validation["toxic"].astype(bool).tolist(),
+                    )
+                }
+                if validation is not None and model == "cnn"
+                else {}
+            ),  # fmt: skip
         }
         for family, seed in runs
     ]
