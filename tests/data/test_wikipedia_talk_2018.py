@@ -153,3 +153,13 @@ def test_real_wikipedia_talk_2018() -> None:
     assert df.index.equals(pd.RangeIndex(20_000, name="row"))
     assert df["text"].iloc[0].startswith("Explanation\nWhy the edits made under my username")
     assert int(df["toxic"].iloc[:10_000].sum()) == 971  # part 1 first, as SOURCE.md counts
+
+
+@pytest.mark.usefixtures("use_data_home")
+def test_real_identity_term_counts_are_source_mds() -> None:
+    # SOURCE.md's facts (comments with the term / of them toxic), whole word, any case
+    from nlpbias.data.describe import identity_term_frequencies
+
+    freq = identity_term_frequencies(load_wikipedia_talk_2018(), ["gay", "homosexual", "queer"])
+    counts = freq.set_index("term")[["n_overall", "n_toxic"]].to_numpy().tolist()
+    assert counts == [[110, 70], [41, 23], [9, 6]]
