@@ -59,7 +59,7 @@ EXCEPTIONS: dict[tuple[str, str, str], str] = {
     ("intrinsic_extrinsic", "mean_rho_interval", "n_resamples"): "bootstrap, not permutations",
     ("intrinsic_extrinsic", "headline_intervals", "n_resamples"): "bootstrap, not permutations",
     # buckets come from n_buckets or from the edges of another set's buckets
-    ("pinned_auc", "length_buckets", "n_buckets"): "n_buckets or edges",
+    ("pinned_auc", "nlpbias.data.describe.length_buckets", "n_buckets"): "n_buckets or edges",
     # seeds of one embedding's evaluation (the stand-in data, the split, the downstream models,
     # set from seeds_original / seeds_modified); the cell's random_state seeds the correlations
     ("intrinsic_extrinsic", "attract_repel", "random_state"): "embedding's own seed",
@@ -81,6 +81,10 @@ SHARED: dict[str, list[str]] = {
     "data": [
         "nlpbias.data.cards.reachable_parts",
         "nlpbias.data.cards.toxicity_frames",
+        "nlpbias.data.describe.toxicity_by_length",
+    ],
+    "pinned_auc": [
+        "nlpbias.data.describe.length_buckets",
         "nlpbias.data.describe.toxicity_by_length",
     ],
     "intrinsic": [
