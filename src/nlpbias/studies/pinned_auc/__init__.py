@@ -34,9 +34,11 @@ from nlpbias.studies.pinned_auc.roc import (
     auc,
 )
 from nlpbias.studies.pinned_auc.scenarios import (
+    PAPER_RULE,
     compare_scenarios,
     family_difference,
     mechanism_verdicts,
+    paper_rule,
     run_scenario,
     scenario_table,
     scenario_verdicts,
@@ -52,6 +54,7 @@ from nlpbias.studies.pinned_auc.skew_report import (
     skew_verdict,
 )
 from nlpbias.studies.pinned_auc.study import (
+    CORPORA,
     FAMILIES,
     StudyData,
     build_families,
@@ -78,7 +81,9 @@ __all__ = [
     "build_families",
     "compare_scenarios",
     "evaluate",
+    "CORPORA",
     "FAMILIES",
+    "PAPER_RULE",
     "family_difference",
     "family_summary",
     "frequency_change",
@@ -86,6 +91,7 @@ __all__ = [
     "load_study_data",
     "make_shifted_groups",
     "mechanism_verdicts",
+    "paper_rule",
     "METRIC_LABELS",
     "paper_comparison",
     "per_term_figure",

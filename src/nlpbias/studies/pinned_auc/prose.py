@@ -179,6 +179,8 @@ def mitigation_reading(
     train_toxic_share: float,
     balance_report: pd.DataFrame,
     metrics: Sequence[str] = ("FPED", "PAED"),
+    corpus: str = "davidson",
+    n_train: int | None = None,
 ) -> str:
     """What this run's equality differences say about the mitigation, and which of the paper's
     conditions this run's data lack — a paragraph for the chapter.
@@ -193,6 +195,11 @@ def mitigation_reading(
         Toxic share of the baseline's training texts.
     balance_report : DataFrame
         ``BalanceResult.report`` of the mitigation (``bucket``, ``needed``, ``shortfall``).
+    corpus : str
+        ``StudyData.corpus`` of real data: ``"wikipedia_talk"`` (the paper's corpus family) or
+        ``"davidson"`` (tweets, whose label prior and domain the paragraph then discusses).
+    n_train : int, optional
+        Training texts of the baseline (for the Wikipedia Talk paragraph's scale).
     """
     share = float(train_toxic_share)
     needed = int(balance_report["needed"].sum())
@@ -214,6 +221,24 @@ def mitigation_reading(
         if missing
         else f"the pool supplied all {needed:,} texts the balancing asked for"
     )
+    if source == "real" and corpus == "wikipedia_talk":
+        from nlpbias.studies.pinned_auc.study import reported
+
+        setup = reported("dixon2018")["setup"]
+        scale = (
+            f"{n_train:,} training comments, {n_train / setup['train_comments']:.0%} of the "
+            f"paper's {setup['train_comments']:,}"
+            if n_train
+            else "fewer training comments than the paper's"
+        )
+        return head + (
+            "This run trains on the paper's own corpus family, Wikipedia Talk comments, with a "
+            f"label prior like the paper's ({share:.1%} of the training comments toxic; the "
+            f"paper's test set: {setup['test_toxic_share']:.1%}), and balances it from the "
+            f"paper's own pools. What still differs is the scale ({scale}), the word vectors "
+            "(50-d instead of 100-d GloVe) and the pool's reach: "
+            f"{shortfall}. The rule of the next section says whether the mitigation worked."
+        )
     if source == "real":
         cap = 1 / share if share > 0 else float("inf")
         return head + (
@@ -252,9 +277,9 @@ def mitigation_reading(
             f"on all of {', '.join(metrics)} here, although the stand-in plants "
             "the imbalance it undoes. "
         )
-        + "The two differences from the paper that the chapter discusses for the tweets (their "
-        "label prior and the Wikipedia pools) do not apply to the stand-in; on `paper` this "
-        "paragraph reports them with the tweets' numbers."
+        + "The differences from the paper that the chapter discusses for real data (the scale "
+        "of the Wikipedia Talk corpus; the label prior of tweets and their distance from the "
+        "Wikipedia pools) do not apply to the stand-in."
     )
 
 

@@ -42,6 +42,7 @@ from nlpbias.studies.pinned_auc.metrics import UndefinedMetricWarning, bias_repo
 from nlpbias.studies.pinned_auc.roc import eer_threshold
 
 __all__ = [
+    "CORPORA",
     "FAMILIES",
     "StudyData",
     "build_families",
@@ -68,6 +69,9 @@ class StudyData:
     source: str
     terms: list[str]
     notes: dict[str, str] = field(default_factory=dict)
+    #: The training corpus: ``"wikipedia_talk"`` (the paper's), ``"davidson"`` (tweets) or
+    #: ``"synthetic"`` (the stand-in).
+    corpus: str = "synthetic"
     #: A fixed validation set for the CNN's early stopping, the same for every family; None:
     #: each model holds out ``validation_fraction`` of its own training set.
     validation: pd.DataFrame | None = None
@@ -89,23 +93,36 @@ class StudyData:
         )
 
 
+#: The training corpora of :func:`load_study_data` with the data home, and their names in prose.
+CORPORA = {
+    "wikipedia_talk": "Wikipedia Talk comments (Jigsaw 2018)",
+    "davidson": "Davidson et al. tweets",
+}
+
+
 def load_study_data(
     *,
     use_data_home: bool,
+    corpus: str = "davidson",
     test_fraction: float = 0.2,
+    validation_fraction: float = 0.0,
     max_train: int | None,
     max_templates: int | None,
     n_synthetic: int,
     random_state: int | None,
 ) -> StudyData:
-    """The study's data: real (Davidson + Dixon files from the data home) or the synthetic stand-in.
+    """The study's data: a real corpus with Dixon's files from the data home, or the stand-in.
 
-    Real: Davidson 2017 tweets (toxic = hate or offensive), split into train and a held-out
-    ``general`` set (stratified, ``test_fraction``); pools = the ``train`` split of Dixon's
-    mitigation and random-control files; evaluation sets ``general``, ``templates``
-    (``bias_madlibs_77k.csv``) and ``wiki talk`` (the 1,492 Wikipedia Talk comments, another
-    domain). Synthetic: :func:`nlpbias.studies.pinned_auc.synthetic.make_mitigation_scenario`,
-    sized by ``n_synthetic`` training texts.
+    Real (``use_data_home``): the training corpus ``corpus`` — ``"wikipedia_talk"``, the 20,000
+    Wikipedia Talk comments of :func:`nlpbias.data.dixon.load_wikipedia_talk_2018` (the
+    paper's corpus family), or ``"davidson"``, the Davidson 2017 tweets (toxic = hate or
+    offensive) — split at random, stratified by label, into train, a ``validation_fraction``
+    for the CNN's early stopping (0: each model holds out its own) and a held-out ``general``
+    test set of ``test_fraction``; pools = the ``train`` split of Dixon's mitigation and
+    random-control files; evaluation sets ``general``, ``templates`` (``bias_madlibs_77k.csv``)
+    and ``wiki talk`` (the 1,492 Wikipedia Talk comments of Dixon's identity test set).
+    Synthetic: :func:`nlpbias.studies.pinned_auc.synthetic.make_mitigation_scenario`, sized by
+    ``n_synthetic`` training texts (``corpus`` and the fractions are not used).
     """
     gen = _rng(random_state)
     if not use_data_home:
@@ -126,11 +143,27 @@ def load_study_data(
             terms=list(DEFAULT_TERMS),
             notes={"stand-in": "synthetic corpus with a planted identity-term imbalance"},
         )
+    if corpus not in CORPORA:
+        raise ValueError(f"unknown corpus {corpus!r}: choose one of {', '.join(CORPORA)}")
     from nlpbias.data import dixon, toxicity
     from nlpbias.data.identity import load_identity_terms
+    from nlpbias.data.splits import train_validation_test_split
 
-    davidson = toxicity.load_davidson()[["text", "toxic"]].reset_index(drop=True)
-    train, general = stratified_split(davidson, test_fraction, gen)
+    if corpus == "wikipedia_talk":
+        texts = dixon.load_wikipedia_talk_2018().reset_index(drop=True)
+    else:
+        texts = toxicity.load_davidson()[["text", "toxic"]].reset_index(drop=True)
+    validation = None
+    if validation_fraction > 0:
+        train, validation, general = train_validation_test_split(
+            texts,
+            validation_fraction=validation_fraction,
+            test_fraction=test_fraction,
+            random_state=gen,
+        )
+        validation = validation.reset_index(drop=True)
+    else:  # the draws of the book before the validation split (Davidson's numbers unchanged)
+        train, general = stratified_split(texts, test_fraction, gen)
     if max_train is not None and len(train) > max_train:
         train = train.sample(n=max_train, random_state=gen)
     pools = {k: dixon.load_dixon_pool(k) for k in ("debias", "random")}
@@ -150,7 +183,9 @@ def load_study_data(
         },
         source="real",
         terms=load_identity_terms("dixon2018"),
-        notes={"training data": "Davidson et al. 2017 tweets (Wikipedia Talk not available)"},
+        notes={"training data": CORPORA[corpus]},
+        corpus=corpus,
+        validation=validation,
     )
 
 
@@ -397,8 +432,9 @@ def reported(name: str = "dixon2018") -> dict[str, pd.DataFrame]:
     -------
     dict
         ``table4`` (eval_set, family, reported_auc), ``table5`` (metric, family, reported_sum),
-        ``n_models`` (the number of models per family the sums run over), ``table3`` and
-        ``table1`` (per term, the percent of toxic and of all comments that contain it).
+        ``n_models`` (the number of models per family the sums run over), ``table3``,
+        ``table1`` (per term, the percent of toxic and of all comments that contain it) and
+        ``setup`` (``train_comments``, ``test_comments``, ``test_toxic_share``).
     """
     from nlpbias.data.reported import load_reported
 
@@ -421,6 +457,7 @@ def reported(name: str = "dixon2018") -> dict[str, pd.DataFrame]:
         "n_models": n_models,
         "table3": spec.get("table3_thought_experiment", {}),
         "table1": spec.get("table1_pct", {}),
+        "setup": spec.get("setup", {}),
     }
 
 
