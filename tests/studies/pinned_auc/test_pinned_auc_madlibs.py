@@ -206,7 +206,7 @@ def test_comparison_finds_each_planted_difference() -> None:
         ("released", "kill deaf", "label differs"),
         ("generated", "Being gay is nice.", "template differs"),
         ("released", "Being gay is nice.", "template differs"),
-        ("generated", "You are a vile nurse", "absent"),
+        ("generated", "You are a vile nurse", "filler appended"),
         ("released", "You are a vile nurse Hello there.", "filler appended"),
         ("generated", "hug gay", "absent"),
         ("released", rel["text"].iloc[0], "duplicate"),
@@ -218,9 +218,39 @@ def test_comparison_finds_each_planted_difference() -> None:
     assert t["toxic_share_released"] == pytest.approx((gen["toxic"].sum() - 1) / len(rel))
     row = c.by_template.set_index("template").loc["verb_adj"]
     assert (row["n_only_generated"], row["n_only_released"]) == (2, 2)  # hug gay, kill deaf
+    # with the filler list, the filler must be one of them
+    fill = madlibs.compare_madlibs(gen, rel, fillers=WORDS["filler"]).differences
+    assert (fill["why"] == "filler appended").sum() == 2
+    other = madlibs.compare_madlibs(gen, rel, fillers=["Not this one."]).differences
+    assert (other["why"] == "filler appended").sum() == 0
     text = madlibs.madlibs_summary_text(c)
     assert f"{len(gen) - 5} generated rows are identical" in text
     assert "5 generated rows have none (1 label differs, 1 template differs, " in text
+    assert "casing or punctuation, 1 filler appended, 1 absent)" in text
+
+
+def test_filler_list_keeps_multiword_terms_apart() -> None:
+    # "Ann is a vile african" is a word-boundary prefix of "Ann is a vile african american
+    # Hello there.": without the filler list it is taken for a filler, with it it is absent
+    gen = pd.DataFrame(
+        {"text": ["Ann is a vile african american Hello there."], "toxic": [True],
+         "template": ["name_adj"]}
+    )  # fmt: skip
+    rel = gen.assign(text=["Ann is a vile african american"])
+    rel = pd.concat([rel, gen.assign(text=["Ann is a vile african"])], ignore_index=True)
+
+    def reasons(**kw) -> dict[str, str]:
+        d = madlibs.compare_madlibs(gen, rel, **kw).differences
+        return dict(zip(d["text"], d["why"], strict=True))
+
+    loose = reasons()
+    strict = reasons(fillers=WORDS["filler"])
+    assert loose["Ann is a vile african american"] == "filler appended"
+    assert strict["Ann is a vile african american"] == "filler appended"
+    assert loose["Ann is a vile african"] == "filler appended"
+    assert strict["Ann is a vile african"] == "absent"
+    with pytest.raises(ValueError, match="fillers must be non-empty"):
+        madlibs.compare_madlibs(gen, rel, fillers=[" "])
 
 
 def test_compare_rejects_bad_frames() -> None:

@@ -23,9 +23,10 @@ comparison as one Markdown paragraph from its numbers.
 
 The authors' tool (``bias_madlibs.py``, read for understanding only) draws random fillings until
 it has as many distinct sentences per template as asked, or gives up after seven times as many
-draws. Asked for more sentences than a template has, it returns every distinct filling, in the
-order it drew them: the released 77k set is exactly that (all 76,564 fillings, shuffled within
-each template), which the full enumeration here reproduces.
+draws. Asked for more sentences than a template has, and given enough draws, it returns every
+distinct filling in the order it drew them. The released 77k set is exactly that: every one of
+the 76,564 fillings of the six release pairs, in random order within each template, which the
+full enumeration here reproduces row for row (``compare_madlibs`` finds no difference).
 
 Examples
 --------
@@ -53,7 +54,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from nlpbias.core.checks import check_bool, check_int
+from nlpbias.core.checks import check_bool, check_int, check_texts
 from nlpbias.core.paths import data_file
 from nlpbias.core.repro import rng as _rng
 from nlpbias.core.text import fmt_count, fmt_num
@@ -369,17 +370,31 @@ def _check_set(df: pd.DataFrame, what: str) -> pd.DataFrame:
     return out
 
 
-def _with_filler(norm: pd.Series, other: set[str]) -> pd.Series:
-    """True where a word-boundary prefix (shorter than the text) of ``norm`` is in ``other``."""
-
-    def hit(t: str) -> bool:
-        words = t.split(" ")
-        return any(" ".join(words[:k]).rstrip(".!?,") in other for k in range(1, len(words)))
-
-    return norm.map(hit).astype(bool)
+def _prefixes(t: str) -> list[str]:
+    """The word-boundary prefixes of ``t`` shorter than ``t``, without final ``.!?,``."""
+    words = t.split(" ")
+    return [" ".join(words[:k]).rstrip(".!?,") for k in range(1, len(words))]
 
 
-def _side_reasons(mine: pd.DataFrame, other: pd.DataFrame) -> pd.Series:
+def _stems(t: str, fillers: list[str] | None) -> list[str]:
+    """What ``t`` could be before a filler was appended: with ``fillers`` (normalised), ``t``
+    without the one it ends with; else every word-boundary prefix."""
+    if fillers is None:
+        return _prefixes(t)
+    return [t[: -len(f)].strip().rstrip(".!?,") for f in fillers if t.endswith(" " + f)]
+
+
+def _with_filler(norm: pd.Series, other: pd.Series, fillers: list[str] | None) -> pd.Series:
+    """True where one text is the other with a filler appended: a stem of ``norm`` is a text of
+    ``other``, or ``norm`` is a stem of a text of ``other`` (all normalised)."""
+    other_texts = set(other)
+    other_stems = {p for t in other for p in _stems(t, fillers)}
+    return norm.map(
+        lambda t: t in other_stems or any(p in other_texts for p in _stems(t, fillers))
+    ).astype(bool)
+
+
+def _side_reasons(mine: pd.DataFrame, other: pd.DataFrame, fillers: list[str] | None) -> pd.Series:
     """Why each row of ``mine`` has no identical row (text, label, template) in ``other``;
     '' where it has one."""
     key = ["text", "toxic", "template"]
@@ -397,13 +412,14 @@ def _side_reasons(mine: pd.DataFrame, other: pd.DataFrame) -> pd.Series:
         tmpl_diff[in_other] = (
             matched["template"].to_numpy() != mine.loc[in_other, "template"].to_numpy()
         )
-    norm, other_norm = _norm(mine["text"]), set(_norm(other["text"]))
+    norm, other_all = _norm(mine["text"]), _norm(other["text"])
+    other_norm = set(other_all)
     rest = ~same & ~in_other & ~dup
     casing = rest & norm.isin(other_norm).to_numpy()
     filler = np.zeros(len(mine), dtype=bool)
     cand = rest & ~casing
     if cand.any():
-        filler[cand] = _with_filler(norm[cand], other_norm).to_numpy()
+        filler[cand] = _with_filler(norm[cand], other_all, fillers).to_numpy()
     why[~same & in_other & label_diff] = "label differs"
     why[~same & in_other & ~label_diff & tmpl_diff] = "template differs"
     why[(why == "") & ~same & dup] = "duplicate"
@@ -442,21 +458,28 @@ class MadlibsComparison:
     totals: pd.Series
 
 
-def compare_madlibs(generated: pd.DataFrame, released: pd.DataFrame) -> MadlibsComparison:
+def compare_madlibs(
+    generated: pd.DataFrame, released: pd.DataFrame, *, fillers: Sequence[str] | None = None
+) -> MadlibsComparison:
     """Compare a generated identity-phrase set with the released one, row by row.
 
     Rows are matched on their text (exactly, order ignored). A row of one set without an
     identical row (same text, label and template) in the other gets the first reason that
     applies: ``'label differs'`` / ``'template differs'`` (same text, other label / template),
     ``'duplicate'`` (its text occurred earlier in its own set), ``'casing or punctuation'`` (the
-    other set has it up to case, whitespace and final ``.!?``), ``'filler appended'`` (the other
-    set has a shorter text that it starts with, up to case), else ``'absent'``.
+    other set has it up to case, whitespace and final ``.!?``), ``'filler appended'`` (one text is
+    the other with a filler appended: the other set has a text that this one starts with, or one
+    that starts with this one, up to case), else ``'absent'``.
 
     Parameters
     ----------
     generated, released : pandas.DataFrame
         Columns ``text``, ``toxic`` (bool or 0/1) and ``template`` (e.g. :func:`make_madlibs`
         and :func:`nlpbias.data.dixon.load_dixon_templates`).
+    fillers : sequence of str, optional
+        The filler sentences (``madlib_words()["filler"]``): a text counts as another with a
+        filler appended only when what follows is one of them. ``None``: any words that follow
+        a word boundary (which also pairs "... african" with "... african american ...").
 
     Returns
     -------
@@ -475,7 +498,12 @@ def compare_madlibs(generated: pd.DataFrame, released: pd.DataFrame) -> MadlibsC
     """
     gen = _check_set(generated, "generated")
     rel = _check_set(released, "released")
-    gen_why, rel_why = _side_reasons(gen, rel), _side_reasons(rel, gen)
+    fill = None
+    if fillers is not None:
+        fill = list(_norm(pd.Series(check_texts(fillers, "fillers"), dtype=object)))
+        if not fill or not all(fill):
+            raise ValueError("fillers must be non-empty sentences, e.g. madlib_words()['filler']")
+    gen_why, rel_why = _side_reasons(gen, rel, fill), _side_reasons(rel, gen, fill)
     diffs = pd.concat(
         [
             gen[gen_why != ""].assign(set="generated", why=gen_why[gen_why != ""]),
