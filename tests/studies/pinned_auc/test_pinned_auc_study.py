@@ -191,3 +191,22 @@ def test_a_fixed_validation_set_reaches_every_cnn_and_changes_its_early_stopping
     pa.train_and_score(families, data.eval_sets, validation=val, **(kw | {"model": "linear",
                        "model_params": None, "embedding": "glove-6b-50d"}))  # fmt: skip
     assert seen == []
+
+
+def test_pinned_backgrounds_reproduce_the_chapters_paed_and_give_the_appendix_variant(
+    run: dict,
+) -> None:
+    out = pa.pinned_backgrounds(run["scores"], run["data"].eval_sets, terms=list(DEFAULT_TERMS),
+                                random_state=0)  # fmt: skip
+    assert set(out["background"]) == {"non_subgroup", "equal_groups"}
+    assert len(out) == 2 * run["scores"][["family", "seed"]].drop_duplicates().shape[0]
+    chapter = run["summary"][run["summary"]["eval_set"] == "templates"].set_index(
+        ["family", "seed"]
+    )["PAED"]
+    default = out[out["background"] == "non_subgroup"].set_index(["family", "seed"])["PAED"]
+    pd.testing.assert_series_equal(default.sort_index(), chapter.sort_index(), check_names=False)
+    equal = out[out["background"] == "equal_groups"].set_index(["family", "seed"])["PAED"]
+    assert not np.allclose(equal.sort_index(), default.sort_index())
+    with pytest.raises(ValueError, match="eval_set='nope'"):
+        pa.pinned_backgrounds(run["scores"], run["data"].eval_sets, terms=["gay"],
+                              eval_set="nope", random_state=0)  # fmt: skip

@@ -14,6 +14,12 @@ from nlpbias.studies.pinned_auc.figures import (
 from nlpbias.studies.pinned_auc.headlines import (
     headlines,
 )
+from nlpbias.studies.pinned_auc.madlibs import (
+    compare_madlibs,
+    madlib_templates,
+    madlibs_summary_text,
+    make_madlibs,
+)
 from nlpbias.studies.pinned_auc.metric_names import (
     METRIC_LABELS,
 )
@@ -22,6 +28,11 @@ from nlpbias.studies.pinned_auc.metrics import (
 )
 from nlpbias.studies.pinned_auc.mitigation import (
     frequency_change,
+)
+from nlpbias.studies.pinned_auc.pool_check import (
+    pool_check,
+    pool_check_by_model,
+    pool_check_text,
 )
 from nlpbias.studies.pinned_auc.prose import (
     machine_paragraph,
@@ -62,6 +73,7 @@ from nlpbias.studies.pinned_auc.study import (
     family_summary,
     load_study_data,
     paper_comparison,
+    pinned_backgrounds,
     reported,
     train_and_score,
 )
@@ -70,6 +82,13 @@ from nlpbias.studies.pinned_auc.synthetic_scores import (
 )
 
 __all__ = [
+    "compare_madlibs",
+    "madlib_templates",
+    "madlibs_summary_text",
+    "make_madlibs",
+    "pool_check",
+    "pool_check_by_model",
+    "pool_check_text",
     "chapter_palette",
     "COLOURS",
     "lowest_heatmap",
@@ -94,6 +113,7 @@ __all__ = [
     "paper_rule",
     "METRIC_LABELS",
     "paper_comparison",
+    "pinned_backgrounds",
     "per_term_figure",
     "reported",
     "run_scenario",

@@ -50,6 +50,7 @@ __all__ = [
     "family_summary",
     "load_study_data",
     "paper_comparison",
+    "pinned_backgrounds",
     "reported",
     "train_and_score",
 ]
@@ -383,6 +384,47 @@ def evaluate(
         "by_term": by_term_df,
         "summary": pd.DataFrame(summary),
     }
+
+
+def pinned_backgrounds(
+    scores: pd.DataFrame,
+    eval_sets: Mapping[str, pd.DataFrame],
+    *,
+    terms: Sequence[str],
+    eval_set: str = "templates",
+    backgrounds: Sequence[str] = ("non_subgroup", "equal_groups"),
+    random_state: int | None,
+) -> pd.DataFrame:
+    """PAED of every model on ``eval_set`` under each way of drawing the pinned AUC's background.
+
+    ``non_subgroup`` is the chapter's pinned AUC (the background drawn from all texts without the
+    term); ``equal_groups`` is the variant of Dixon et al.'s appendix, which draws it equally from
+    every other term's texts (:func:`~nlpbias.studies.pinned_auc.metrics.bias_report`). PAED
+    does not depend on a threshold. Returns ``family, seed, background, PAED``.
+    """
+    if eval_set not in eval_sets:
+        raise ValueError(f"eval_set={eval_set!r} is not an evaluation set: {list(eval_sets)}")
+    from nlpbias.data.identity import term_mask
+
+    membership = term_mask(eval_sets[eval_set]["text"], list(terms)).reset_index(drop=True)
+    part = scores[scores["eval_set"] == eval_set]
+    rows = []
+    for (family, seed), model in part.groupby(["family", "seed"], sort=False):
+        model = model.sort_values("row")
+        for background in backgrounds:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UndefinedMetricWarning)
+                rep = bias_report(
+                    model["toxic"].to_numpy(),
+                    model["score"].to_numpy(),
+                    membership=membership,
+                    threshold=0.5,  # PAED uses no threshold
+                    random_state=random_state,
+                    pinned_background=background,
+                )
+            rows.append({"family": family, "seed": seed, "background": background,
+                         "PAED": float(rep.difference()["PAED"])})  # fmt: skip
+    return pd.DataFrame(rows)
 
 
 def family_summary(
