@@ -58,6 +58,10 @@ EXCEPTIONS: dict[tuple[str, str, str], str] = {
     ("intrinsic_extrinsic", "headlines", "n_resamples"): "bootstrap, not the permutations",
     ("intrinsic_extrinsic", "mean_rho_interval", "n_resamples"): "bootstrap, not permutations",
     ("intrinsic_extrinsic", "headline_intervals", "n_resamples"): "bootstrap, not permutations",
+    # `model` of the pool check is the fitted scorer (or its name in a sentence), not the
+    # chapter's kind of classifier
+    ("pinned_auc", "pool_check_text", "model"): "the scorer's name in the sentence",
+    ("pinned_auc", "pool_check", "model"): "a fitted scorer, not the classifier kind",
     # buckets come from n_buckets or from the edges of another set's buckets
     ("pinned_auc", "nlpbias.data.describe.length_buckets", "n_buckets"): "n_buckets or edges",
     # seeds of one embedding's evaluation (the stand-in data, the split, the downstream models,

@@ -17,7 +17,14 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict:
     mp = pytest.MonkeyPatch()
     mp.setenv("NLPBIAS_CACHE", str(tmp_path_factory.mktemp("cache")))
     data = pa.load_study_data(
-        use_data_home=False, n_synthetic=2000, random_state=0, max_train=None, max_templates=None
+        use_data_home=False,
+        corpus="davidson",
+        test_fraction=0.2,
+        validation_fraction=0.0,
+        n_synthetic=2000,
+        random_state=0,
+        max_train=None,
+        max_templates=None,
     )
     families, balance = pa.build_families(
         data, terms=list(DEFAULT_TERMS), random_state=0, n_buckets=5
@@ -131,7 +138,14 @@ def test_cnns_trained_two_at_a_time_score_exactly_as_one_after_the_other(
     """n_jobs=2 (a process pool, one torch thread per CNN) against n_jobs=1, each run with its
     own empty cache so that neither reads the other's models: the scores are bit-identical."""
     data = pa.load_study_data(
-        use_data_home=False, n_synthetic=600, random_state=0, max_train=None, max_templates=None
+        use_data_home=False,
+        corpus="davidson",
+        test_fraction=0.2,
+        validation_fraction=0.0,
+        n_synthetic=600,
+        random_state=0,
+        max_train=None,
+        max_templates=None,
     )
     families, _ = pa.build_families(data, terms=list(DEFAULT_TERMS), random_state=0, n_buckets=5)
     families = {k: families[k] for k in ("baseline", "bias mitigated")}
@@ -163,7 +177,14 @@ def test_a_fixed_validation_set_reaches_every_cnn_and_changes_its_early_stopping
 ) -> None:
     monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path))
     data = pa.load_study_data(
-        use_data_home=False, n_synthetic=600, random_state=0, max_train=None, max_templates=None
+        use_data_home=False,
+        corpus="davidson",
+        test_fraction=0.2,
+        validation_fraction=0.0,
+        n_synthetic=600,
+        random_state=0,
+        max_train=None,
+        max_templates=None,
     )
     families, _ = pa.build_families(data, terms=list(DEFAULT_TERMS), random_state=0, n_buckets=5)
     families = {k: families[k] for k in ("baseline", "bias mitigated")}

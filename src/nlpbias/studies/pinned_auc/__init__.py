@@ -19,6 +19,7 @@ from nlpbias.studies.pinned_auc.madlibs import (
     madlib_templates,
     madlibs_summary_text,
     make_madlibs,
+    template_check,
 )
 from nlpbias.studies.pinned_auc.metric_names import (
     METRIC_LABELS,
@@ -30,13 +31,13 @@ from nlpbias.studies.pinned_auc.mitigation import (
     frequency_change,
 )
 from nlpbias.studies.pinned_auc.pool_check import (
-    pool_check,
     pool_check_by_model,
     pool_check_text,
 )
 from nlpbias.studies.pinned_auc.prose import (
     machine_paragraph,
     mitigation_reading,
+    second_domain_reading,
     shifted_group_sentence,
     skew_intro,
     verdict_lines,
@@ -69,8 +70,10 @@ from nlpbias.studies.pinned_auc.study import (
     FAMILIES,
     StudyData,
     build_families,
+    equality_summary,
     evaluate,
     family_summary,
+    load_second_domain,
     load_study_data,
     paper_comparison,
     pinned_backgrounds,
@@ -82,11 +85,14 @@ from nlpbias.studies.pinned_auc.synthetic_scores import (
 )
 
 __all__ = [
+    "equality_summary",
+    "load_second_domain",
+    "second_domain_reading",
+    "template_check",
     "compare_madlibs",
     "madlib_templates",
     "madlibs_summary_text",
     "make_madlibs",
-    "pool_check",
     "pool_check_by_model",
     "pool_check_text",
     "chapter_palette",

@@ -252,7 +252,8 @@ def pool_check_text(
     of = f"the {fmt_count(n[0])}" if len(n) == 1 else "the"
     return (
         f"At each model's EER threshold ({fmt_num(result['threshold'].min())}–"
-        f"{fmt_num(result['threshold'].max())}), {model} ({len(result)} models) scores on average "
+        f"{fmt_num(result['threshold'].max())}), {model} ({len(result)} "
+        f"model{'s' if len(result) != 1 else ''}) scores on average "
         f"{_pct(share.mean())} of {of} pool sentences as non-toxic (range "
         f"{_pct(share.min())}–{_pct(share.max())}); {paper}."
     )

@@ -29,6 +29,7 @@ from nlpbias.data.machines import compare_runs, load_machine_record
 __all__ = [
     "family_interval",
     "machine_paragraph",
+    "second_domain_reading",
     "machine_record",
     "mitigation_reading",
     "separation",
@@ -179,7 +180,7 @@ def mitigation_reading(
     train_toxic_share: float,
     balance_report: pd.DataFrame,
     metrics: Sequence[str] = ("FPED", "PAED"),
-    corpus: str = "davidson",
+    corpus: str,
     n_train: int | None = None,
 ) -> str:
     """What this run's equality differences say about the mitigation, and which of the paper's
@@ -283,6 +284,30 @@ def mitigation_reading(
     )
 
 
+def second_domain_reading(data: Any, run: Mapping[str, Any] | None, summary: pd.DataFrame) -> str:
+    """The paragraph under the second domain's table: what its equality differences say about
+    the mitigation and which of the paper's conditions the corpus lacks
+    (:func:`mitigation_reading` on the second domain), or why this run has none.
+
+    ``data`` is the second domain's ``StudyData`` (None: no second domain), ``run`` its
+    :func:`~nlpbias.studies.pinned_auc.scenarios.run_scenario` output and ``summary`` its
+    :func:`~nlpbias.studies.pinned_auc.study.equality_summary`.
+    """
+    if data is None or run is None:
+        return (
+            "This run has no second domain: it needs the real corpora of the data home "
+            "(`use_data_home`, on `paper`), and `second_domain` names the corpus."
+        )
+    return mitigation_reading(
+        summary,
+        source=data.source,
+        corpus=data.corpus,
+        train_toxic_share=float(run["families"]["baseline"]["toxic"].mean()),
+        balance_report=run["balance"].report,
+        n_train=len(run["families"]["baseline"]),
+    )
+
+
 def skew_intro(
     summary: pd.DataFrame,
     *,
@@ -330,9 +355,9 @@ def skew_intro(
             "(`nlpbias.studies.pinned_auc.skew`)."
         )
     return (
-        f"{state} On `paper` the training texts are tweets, which lack two conditions of the "
-        "paper: terms over-represented among toxic texts, and an in-domain pool. This section "
-        "builds both into a second scenario from the training texts alone "
+        f"{state} On `paper` this section starts from the tweets of the second domain, which "
+        "lack two conditions of the paper: terms over-represented among toxic texts, and an "
+        "in-domain pool. It builds both into another scenario from the training texts alone "
         f"(`nlpbias.studies.pinned_auc.skew`); here those are the synthetic stand-in's texts, so "
         f"the scenario checks the construction, not tweets. {prior}"
     )

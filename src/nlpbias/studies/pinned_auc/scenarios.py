@@ -263,7 +263,7 @@ def paper_rule(
     terms: str = "all terms",
     metrics: Sequence[str] = ("FPED", "PAED"),
     auc_metric: str = "auc_general",
-    auc_tolerance: float = 0.01,
+    auc_tolerance: float,
 ) -> tuple[pd.DataFrame, str]:
     """Dixon et al.'s claim as a rule: lower equality differences than *both* other families,
     beyond the seed intervals, at no cost in general AUC.
@@ -307,6 +307,12 @@ def paper_rule(
         row["random control"] = float(auc.loc["random control", "mean"])
     table = pd.concat([table, pd.DataFrame([row])], ignore_index=True)
     fall = table[table["metric"].isin(list(metrics))]
+    rule = PAPER_RULE.format(metrics=" and ".join(metrics), tolerance=auc_tolerance)
+    if int(fall["n_models"].min()) < 2:
+        return table, (
+            "**Verdict.** With one model per family there is no interval over seeds, so this "
+            f"profile cannot apply the rule ({rule}); run it with several `seeds`."
+        )
     holds = bool(fall["holds"].all() and kept)
     parts = []
     for _, r in fall.iterrows():
@@ -320,7 +326,6 @@ def paper_rule(
         + ("within" if kept else "beyond")
         + f" {auc_tolerance:g}"
     )
-    rule = PAPER_RULE.format(metrics=" and ".join(metrics), tolerance=auc_tolerance)
     verdict = (
         f"**Verdict.** The mitigation {'works' if holds else 'does not work'} here by the rule "
         f"({rule}): " + "; ".join(parts) + "."

@@ -17,7 +17,8 @@ One run of the study is
 
 Examples
 --------
->>> data = load_study_data(use_data_home=False, max_train=None, max_templates=None,
+>>> data = load_study_data(use_data_home=False, corpus="davidson", test_fraction=0.2,
+...                        validation_fraction=0.0, max_train=None, max_templates=None,
 ...                        n_synthetic=2000, random_state=0)  # doctest: +SKIP
 >>> fams, balance = build_families(data, terms=["gay"], n_buckets=5,
 ...                                random_state=0)  # doctest: +SKIP
@@ -46,6 +47,8 @@ __all__ = [
     "FAMILIES",
     "StudyData",
     "build_families",
+    "equality_summary",
+    "load_second_domain",
     "evaluate",
     "family_summary",
     "load_study_data",
@@ -69,10 +72,10 @@ class StudyData:
     eval_sets: dict[str, pd.DataFrame]
     source: str
     terms: list[str]
-    notes: dict[str, str] = field(default_factory=dict)
     #: The training corpus: ``"wikipedia_talk"`` (the paper's), ``"davidson"`` (tweets) or
     #: ``"synthetic"`` (the stand-in).
-    corpus: str = "synthetic"
+    corpus: str
+    notes: dict[str, str] = field(default_factory=dict)
     #: A fixed validation set for the CNN's early stopping, the same for every family; None:
     #: each model holds out ``validation_fraction`` of its own training set.
     validation: pd.DataFrame | None = None
@@ -104,9 +107,9 @@ CORPORA = {
 def load_study_data(
     *,
     use_data_home: bool,
-    corpus: str = "davidson",
-    test_fraction: float = 0.2,
-    validation_fraction: float = 0.0,
+    corpus: str,
+    test_fraction: float,
+    validation_fraction: float,
     max_train: int | None,
     max_templates: int | None,
     n_synthetic: int,
@@ -142,6 +145,7 @@ def load_study_data(
             eval_sets={"general": sc["general_test"], "templates": sc["templates"]},
             source="synthetic",
             terms=list(DEFAULT_TERMS),
+            corpus="synthetic",
             notes={"stand-in": "synthetic corpus with a planted identity-term imbalance"},
         )
     if corpus not in CORPORA:
@@ -187,6 +191,54 @@ def load_study_data(
         notes={"training data": CORPORA[corpus]},
         corpus=corpus,
         validation=validation,
+    )
+
+
+def load_second_domain(
+    corpus: str,
+    *,
+    validation_fraction: float,
+    test_fraction: float,
+    max_train: int | None,
+    max_templates: int | None,
+    random_state: int | None,
+) -> StudyData | None:
+    """The real corpus of the chapter's second domain (:func:`load_study_data`, split the same way
+    as the main corpus), or None when ``corpus`` is empty (no data home: no second domain)."""
+    if not corpus:
+        return None
+    return load_study_data(
+        use_data_home=True,
+        corpus=corpus,
+        validation_fraction=validation_fraction,
+        test_fraction=test_fraction,
+        max_train=max_train,
+        max_templates=max_templates,
+        n_synthetic=0,
+        random_state=random_state,
+    )
+
+
+def equality_summary(
+    run: Mapping[str, Any] | None,
+    *,
+    eval_set: str = "templates",
+    metrics: Sequence[str] = ("FPED", "FNED", "PAED"),
+    n_bootstrap: int,
+    random_state: int | None,
+) -> pd.DataFrame:
+    """:func:`family_summary` of a scenario's equality differences on ``eval_set`` (the paper's
+    Table 5 per family), from :func:`~nlpbias.studies.pinned_auc.scenarios.run_scenario`'s
+    output; an empty frame when ``run`` is None."""
+    if run is None:
+        return pd.DataFrame(columns=["family", "eval_set", "metric", "n_models", "mean", "ci_low",
+                                     "ci_high"])  # fmt: skip
+    summary = run["results"]["summary"]
+    return family_summary(
+        summary[summary["eval_set"] == eval_set],
+        metrics=list(metrics),
+        n_bootstrap=n_bootstrap,
+        random_state=random_state,
     )
 
 
@@ -386,6 +438,14 @@ def evaluate(
     }
 
 
+#: The pinned AUC's backgrounds (``bias_report``'s ``pinned_background``) in words.
+BACKGROUND_LABELS = {
+    "non_subgroup": "all other texts",
+    "all": "all texts",
+    "equal_groups": "equal groups",
+}
+
+
 def pinned_backgrounds(
     scores: pd.DataFrame,
     eval_sets: Mapping[str, pd.DataFrame],
@@ -400,7 +460,8 @@ def pinned_backgrounds(
     ``non_subgroup`` is the chapter's pinned AUC (the background drawn from all texts without the
     term); ``equal_groups`` is the variant of Dixon et al.'s appendix, which draws it equally from
     every other term's texts (:func:`~nlpbias.studies.pinned_auc.metrics.bias_report`). PAED
-    does not depend on a threshold. Returns ``family, seed, background, PAED``.
+    does not depend on a threshold. Returns ``family, seed, background, model`` (the background
+    in words and the family, one row label per pair for a figure) and ``PAED``.
     """
     if eval_set not in eval_sets:
         raise ValueError(f"eval_set={eval_set!r} is not an evaluation set: {list(eval_sets)}")
@@ -423,6 +484,7 @@ def pinned_backgrounds(
                     pinned_background=background,
                 )
             rows.append({"family": family, "seed": seed, "background": background,
+                         "model": f"{BACKGROUND_LABELS.get(background, background)}: {family}",
                          "PAED": float(rep.difference()["PAED"])})  # fmt: skip
     return pd.DataFrame(rows)
 
