@@ -192,7 +192,7 @@ def pool_check_by_model(
             raise ValueError(f"thresholds has no row for family {family!r}, seed {seed}")
         res = pool_check(scores=part["score"].to_numpy(), threshold=thr.loc[(family, seed), "min"])
         rows.append({"family": family, "seed": seed, **res.to_dict()})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).astype({"n": int, "n_flagged": int})
 
 
 def _pct(x: float) -> str:

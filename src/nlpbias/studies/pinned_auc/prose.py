@@ -341,8 +341,8 @@ def skew_intro(
             f"it {_sep_clause(summary, metrics, 'random control')}."
         )
     prior = (
-        f"With {share:.0%} of the training texts toxic, a term's ratio (its share among toxic "
-        f"texts over its share among all texts) cannot exceed 1 / {share:.2f} ≈ {cap:.1f}, while "
+        f"With {share:.1%} of the training texts toxic, a term's ratio (its share among toxic "
+        f"texts over its share among all texts) cannot exceed 1 / {share:.3f} ≈ {cap:.1f}, while "
         f"Dixon et al.'s Table 1 has ratios up to {table1_max_ratio:.0f}."
     )
     if source == "real":
@@ -350,8 +350,8 @@ def skew_intro(
             f"{state} Two conditions of the paper are missing from this book's data: the identity "
             "terms cannot be over-represented among toxic tweets as much as in the paper's Table "
             "1, and the pools add Wikipedia sentences to a model of tweets. "
-            f"{prior} This section tests both at once with a "
-            "second scenario built from the training tweets alone "
+            f"{prior} This section tests both at once with another "
+            "scenario built from the training tweets alone "
             "(`nlpbias.studies.pinned_auc.skew`)."
         )
     return (
