@@ -131,7 +131,7 @@ def test_skew_intro_states_this_runs_separation_and_prior_bound() -> None:
     assert real.startswith(
         "On this run the mitigation is not below its random control with the intervals"
     )
-    assert "With 83% of the training texts toxic" in real and "≈ 1.2" in real
+    assert "With 83.0% of the training texts toxic" in real and "1 / 0.830 ≈ 1.2" in real
     assert "ratios up to 6" in real and "tweets" in real
     synth = study.skew_intro(
         two_metrics(APART, APART), source="synthetic", train_toxic_share=0.24, table1_max_ratio=6.0
