@@ -58,7 +58,7 @@ CLAIMS: list[tuple[str, str, Callable[[str], bool] | str]] = [
     # data
     ("data", "(profiles `paper`, `full`) the tables are computed on the real datasets",
      data_home("paper", "full")),
-    ("data", "`paper`, `full`: Davidson et al. tweets and the Dixon",
+    ("data", "`paper`, `full`: Davidson et al. tweets, a subset of the Wikipedia Talk comments",
      lambda c: data_home("paper", "full")(c) and data_home("smoke", "demo", value=False)(c)),
     # intrinsic
     ("intrinsic", "On `demo` and `paper` the base embedding is the pretrained GloVe 6B 50-d",
