@@ -132,11 +132,8 @@ def test_paper_comparison_drops_a_row_neither_side_has() -> None:
     assert "XED" not in table.index and not table.isna().all(axis=1).any()
 
 
-def test_cnns_trained_two_at_a_time_score_exactly_as_one_after_the_other(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """n_jobs=2 (a process pool, one torch thread per CNN) against n_jobs=1, each run with its
-    own empty cache so that neither reads the other's models: the scores are bit-identical."""
+def _two_small_families() -> tuple[pa.StudyData, dict[str, pd.DataFrame], dict]:
+    """600 synthetic texts, the baseline and mitigated families, and a tiny CNN's parameters."""
     data = pa.load_study_data(
         use_data_home=False,
         corpus="davidson",
@@ -149,7 +146,16 @@ def test_cnns_trained_two_at_a_time_score_exactly_as_one_after_the_other(
     )
     families, _ = pa.build_families(data, terms=list(DEFAULT_TERMS), random_state=0, n_buckets=5)
     families = {k: families[k] for k in ("baseline", "bias mitigated")}
-    params = {"n_filters": 8, "dense_units": 8, "max_epochs": 2, "show_progress": False}
+    return data, families, {"n_filters": 8, "dense_units": 8, "max_epochs": 2,
+                            "show_progress": False}  # fmt: skip
+
+
+def test_cnns_trained_two_at_a_time_score_exactly_as_one_after_the_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """n_jobs=2 (a process pool, one torch thread per CNN) against n_jobs=1, each run with its
+    own empty cache so that neither reads the other's models: the scores are bit-identical."""
+    data, families, params = _two_small_families()
     scores = {}
     for n_jobs in (1, 2):
         monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path / f"cache-{n_jobs}"))
@@ -176,19 +182,7 @@ def test_a_fixed_validation_set_reaches_every_cnn_and_changes_its_early_stopping
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path))
-    data = pa.load_study_data(
-        use_data_home=False,
-        corpus="davidson",
-        test_fraction=0.2,
-        validation_fraction=0.0,
-        n_synthetic=600,
-        random_state=0,
-        max_train=None,
-        max_templates=None,
-    )
-    families, _ = pa.build_families(data, terms=list(DEFAULT_TERMS), random_state=0, n_buckets=5)
-    families = {k: families[k] for k in ("baseline", "bias mitigated")}
-    params = {"n_filters": 8, "dense_units": 8, "max_epochs": 2, "show_progress": False}
+    data, families, params = _two_small_families()
     seen = []
     from nlpbias.models import cnn
 
