@@ -198,6 +198,13 @@ def balance_by_length(
     n_all = np.bincount(b_train, minlength=k + 1)[1:]
     k_all = np.bincount(b_train[y], minlength=k + 1)[1:]
     t_mask = term_mask(train_text, terms).to_numpy(dtype=bool)
+    if not t_mask.any():
+        shown = ", ".join(terms[:5]) + (", …" if len(terms) > 5 else "")
+        raise ValueError(
+            f"{what}: none of the {len(terms)} terms ({shown}) occurs in the training texts, so "
+            "there is nothing to balance; pass terms that occur in them (e.g. "
+            "nlpbias.data.identity.load_identity_terms('dixon2018') for English comments)"
+        )
     p_mask = term_mask(pool_text, terms).to_numpy(dtype=bool)
 
     rng = np.random.default_rng(random_state)
