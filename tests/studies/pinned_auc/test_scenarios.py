@@ -202,3 +202,14 @@ def test_paper_rule_with_one_model_per_family_cannot_apply() -> None:
     summary = _rule_summary(fams, fams, fams).assign(n_models=1)
     _, verdict = paper_rule(summary, "wiki", auc_tolerance=0.01)
     assert "cannot apply the rule" in verdict and "works" not in verdict.split("(")[0]
+
+
+def test_paper_rule_prints_no_negative_zero() -> None:
+    from nlpbias.studies.pinned_auc.scenarios import paper_rule
+
+    fams = {"baseline": (5.0, 4.0, 6.0), "random control": (5.2, 4.5, 6.1),
+            "bias mitigated": (2.0, 1.5, 3.0)}  # fmt: skip
+    auc = {"baseline": (0.9161, 0.9, 0.93), "random control": (0.9159, 0.9, 0.93),
+           "bias mitigated": (0.9158, 0.9, 0.93)}  # fmt: skip
+    _, verdict = paper_rule(_rule_summary(fams, fams, auc), "wiki", auc_tolerance=0.01)
+    assert "a difference of +0.000" in verdict and "-0.000" not in verdict

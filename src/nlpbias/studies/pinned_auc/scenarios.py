@@ -321,8 +321,9 @@ def paper_rule(
             f"{r['metric']} {word} ({r['mitigated']:.3g} vs baseline {r['baseline']:.3g} and "
             f"random control {r['random control']:.3g}, {int(r['n_models'])} models per family)"
         )
+    diff = round(m - b, 3) + 0.0  # + 0.0: no "-0.000"
     parts.append(
-        f"general AUC {m:.3f} vs baseline {b:.3f}, a difference of {m - b:+.3f}, "
+        f"general AUC {m:.3f} vs baseline {b:.3f}, a difference of {diff:+.3f}, "
         + ("within" if kept else "beyond")
         + f" {auc_tolerance:g}"
     )
