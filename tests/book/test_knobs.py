@@ -58,8 +58,12 @@ EXCEPTIONS: dict[tuple[str, str, str], str] = {
     ("intrinsic_extrinsic", "headlines", "n_resamples"): "bootstrap, not the permutations",
     ("intrinsic_extrinsic", "mean_rho_interval", "n_resamples"): "bootstrap, not permutations",
     ("intrinsic_extrinsic", "headline_intervals", "n_resamples"): "bootstrap, not permutations",
+    # `model` of the pool check is the fitted scorer (or its name in a sentence), not the
+    # chapter's kind of classifier
+    ("pinned_auc", "pool_check_text", "model"): "the scorer's name in the sentence",
+    ("pinned_auc", "pool_check", "model"): "a fitted scorer, not the classifier kind",
     # buckets come from n_buckets or from the edges of another set's buckets
-    ("pinned_auc", "length_buckets", "n_buckets"): "n_buckets or edges",
+    ("pinned_auc", "nlpbias.data.describe.length_buckets", "n_buckets"): "n_buckets or edges",
     # seeds of one embedding's evaluation (the stand-in data, the split, the downstream models,
     # set from seeds_original / seeds_modified); the cell's random_state seeds the correlations
     ("intrinsic_extrinsic", "attract_repel", "random_state"): "embedding's own seed",
@@ -81,6 +85,10 @@ SHARED: dict[str, list[str]] = {
     "data": [
         "nlpbias.data.cards.reachable_parts",
         "nlpbias.data.cards.toxicity_frames",
+        "nlpbias.data.describe.toxicity_by_length",
+    ],
+    "pinned_auc": [
+        "nlpbias.data.describe.length_buckets",
         "nlpbias.data.describe.toxicity_by_length",
     ],
     "intrinsic": [

@@ -175,6 +175,38 @@ def test_no_validation_runs_all_epochs_with_nan_val_loss(data):
     assert clf.history_["val_loss"].isna().all()
 
 
+def test_a_given_validation_set_is_used_and_kept_out_of_training_and_vocabulary(data):
+    (X, y), (Xv, yv) = data
+    kw = dict(max_epochs=4, validation_fraction=0.3)
+    clf = small(**kw).fit(X, y, validation=(Xv, yv))
+    # the loss it stops on is the given set's: recompute it from the restored best weights
+    best = clf.history_.loc[clf.history_["epoch"] == clf.best_epoch_, "val_loss"].item()
+    p = np.clip(clf.predict_proba(Xv)[:, 1], 1e-7, 1 - 1e-7)
+    assert best == pytest.approx(-np.mean(yv * np.log(p) + (1 - yv) * np.log(1 - p)), rel=1e-4)
+    # validation_fraction is ignored: nothing is held out of X, so the run differs from one
+    # that holds out 30 %, and flipping the validation labels changes which epoch is best
+    held_out = small(**kw).fit(X, y)
+    assert not np.array_equal(clf.predict_proba(X), held_out.predict_proba(X))
+    flipped = small(**kw).fit(X, y, validation=(Xv, 1 - yv))
+    assert flipped.history_["val_loss"].iloc[0] > clf.history_["val_loss"].iloc[0]
+    # words seen only in the validation texts are not in the vocabulary
+    only_val = small(**kw).fit(X, y, validation=(["zebra " + t for t in Xv], yv))
+    assert "zebra" not in only_val.vocabulary_
+    # same inputs, same model
+    again = small(**kw).fit(X, y, validation=(Xv, yv))
+    np.testing.assert_array_equal(clf.predict_proba(Xv), again.predict_proba(Xv))
+
+
+def test_a_bad_validation_set_is_refused(data):
+    (X, y), (Xv, yv) = data
+    with pytest.raises(ValueError, match="validation has 100 texts but 99 labels"):
+        small().fit(X, y, validation=(Xv, yv[:99]))
+    with pytest.raises(ValueError, match=r"validation labels \[7\] are not among"):
+        small().fit(X, y, validation=(Xv, np.where(yv == 1, 7, 0)))
+    with pytest.raises(ValueError, match="validation has no texts"):
+        small().fit(X, y, validation=([], []))
+
+
 # ----------------------------------------------------------------------------- vocabulary
 def test_vocabulary_keeps_the_most_frequent_words_ties_alphabetical():
     X = ["b b b a", "a c", "d d c", "e"]  # counts: b 3, a 2, c 2, d 2, e 1

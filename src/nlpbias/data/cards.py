@@ -56,6 +56,7 @@ EXTRA_CARDS: dict[str, dict[str, str]] = {
 #: (dataset, part, display name) of the labelled comment sets described as toxicity data.
 TOXICITY_PARTS: tuple[tuple[str, str, str], ...] = (
     ("davidson2017", "tweets", "Davidson 2017 tweets"),
+    ("wikipedia_talk_jigsaw2018", "comments", "Wikipedia Talk 2018 comments"),
     ("dixon2018", "wiki talk test", "Dixon 2018 Wiki Talk test"),
     ("synthetic", "corpus", "synthetic stand-in (planted bias, not real data)"),
 )
@@ -165,6 +166,7 @@ def _registry_loaders() -> dict:
             "random pool": dixon.load_dixon_pool("random"),
         },
         "mlma_hate_speech": lambda: {"tweets": toxicity.load_mlma()},
+        "wikipedia_talk_jigsaw2018": lambda: {"comments": dixon.load_wikipedia_talk_2018()},
         "winobias": lambda: {
             f"{st} type{k} {sp}": coref.load_winobias(stereotype=st, kind=k, split=sp)
             for st in ("pro", "anti")

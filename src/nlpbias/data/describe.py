@@ -24,7 +24,9 @@ from nlpbias.data.frames import as_labels, as_terms, as_texts, check_frame, grou
 __all__ = [
     "identity_term_frequencies",
     "label_balance",
+    "length_buckets",
     "length_summary",
+    "table1_comparison",
     "text_lengths",
     "toxicity_by_length",
 ]
@@ -182,6 +184,58 @@ def identity_term_frequencies(
     return _with_by(rows, by, keys, columns)
 
 
+def table1_comparison(freq: pd.DataFrame, paper_pct: dict[str, dict[str, float]]) -> pd.DataFrame:
+    """Dixon et al.'s Table 1 beside this run: share of toxic texts and of all texts per term.
+
+    Parameters
+    ----------
+    freq : DataFrame
+        :func:`nlpbias.data.describe.identity_term_frequencies` of the paper's terms (with or
+        without a ``dataset`` column).
+    paper_pct : mapping
+        Term → ``{"toxic": %, "overall": %}`` (``load_reported("dixon2018")["table1_pct"]``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by (``dataset``,) ``term``: ``toxic_pct``, ``overall_pct`` (in percent),
+        ``n_overall`` (texts containing the term), ``n_toxic`` (toxic ones among them),
+        ``paper_toxic_pct``, ``paper_overall_pct`` (in percent; NaN for a term the paper's table
+        does not print).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"text": ["gay pride", "you idiot", "gay idiot", "hello"],
+    ...                    "toxic": [False, True, True, False]})
+    >>> freq = identity_term_frequencies(df, ["gay", "queer"])
+    >>> table1_comparison(freq, {"gay": {"toxic": 3.0, "overall": 0.5}}).loc["gay"].tolist()
+    [50.0, 50.0, 2.0, 1.0, 3.0, 0.5]
+    """
+    check_frame(
+        freq,
+        ["term", "share_toxic", "share_overall", "n_overall", "n_toxic"],
+        "table1_comparison",
+    )
+    missing = sorted(set(paper_pct) - set(freq["term"].astype(str)))
+    if missing:
+        raise ValueError(
+            f"table1_comparison: terms {missing} of the paper's table are not in freq; compute the "
+            "frequencies of every term of paper_pct"
+        )
+    keys = [c for c in ("dataset", "term") if c in freq.columns]
+    out = freq.assign(
+        toxic_pct=100 * freq["share_toxic"],
+        overall_pct=100 * freq["share_overall"],
+        paper_toxic_pct=freq["term"].map(lambda t: paper_pct.get(t, {}).get("toxic")).astype(float),
+        paper_overall_pct=freq["term"]
+        .map(lambda t: paper_pct.get(t, {}).get("overall"))
+        .astype(float),
+    )
+    cols = ["toxic_pct", "overall_pct", "n_overall", "n_toxic"]
+    cols += ["paper_toxic_pct", "paper_overall_pct"]
+    return out.set_index(keys)[cols]
+
+
 def text_lengths(
     data: pd.DataFrame | pd.Series,
     *,
@@ -263,6 +317,64 @@ def length_summary(lengths: pd.DataFrame, *, by: str | None = None) -> pd.DataFr
     return out.reset_index()
 
 
+def length_buckets(
+    lengths: Sequence[float] | np.ndarray | pd.Series,
+    *,
+    n_buckets: int = 5,
+    edges: Sequence[float] | np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Assign lengths to quantile buckets, numbered from 1 (shortest).
+
+    The buckets of :func:`toxicity_by_length` (Dixon et al.'s Figure 1) and of the length-bucket
+    balancing of the pinned-AUC chapter
+    (:func:`nlpbias.studies.pinned_auc.mitigation.balance_by_length`).
+
+    Parameters
+    ----------
+    lengths : array-like of numbers
+        Text lengths (e.g. characters).
+    n_buckets : int, default 5
+        Number of quantile buckets when ``edges`` is not given. Tied quantiles are merged (as in
+        ``pandas.qcut(..., duplicates='drop')``), so fewer buckets may result.
+    edges : array-like, optional
+        Bucket edges from an earlier call (e.g. on the training set), increasing. Bucket ``i``
+        holds lengths in ``(edges[i-1], edges[i]]``, the first also its lower edge; lengths below
+        ``edges[0]`` go to bucket 1, above ``edges[-1]`` to the last bucket.
+
+    Returns
+    -------
+    buckets : numpy.ndarray of int
+        Bucket of each length, from 1 to ``len(edges) - 1``.
+    edges : numpy.ndarray of float
+        The edges used (the lengths' quantiles when computed here).
+
+    Examples
+    --------
+    >>> b, e = length_buckets([1, 2, 3, 4], n_buckets=2)
+    >>> b.tolist(), e.tolist()
+    ([1, 1, 2, 2], [1.0, 2.5, 4.0])
+    >>> length_buckets([0, 3, 99], edges=e)[0].tolist()
+    [1, 2, 2]
+    """
+    x = np.asarray(lengths, dtype=float)
+    if x.ndim != 1 or x.size == 0 or not np.isfinite(x).all():
+        raise ValueError("lengths must be a non-empty 1-D sequence of finite numbers")
+    if edges is None:
+        n_buckets = check_int(n_buckets, "n_buckets", minimum=1)
+        edges = np.unique(np.quantile(x, np.linspace(0.0, 1.0, n_buckets + 1)))
+        if edges.size == 1:  # all lengths equal: one bucket
+            edges = np.repeat(edges, 2)
+    else:
+        edges = np.asarray(edges, dtype=float)
+        ok = edges.ndim == 1 and edges.size >= 2 and np.isfinite(edges).all()
+        if not ok or (edges.size > 2 and not (np.diff(edges) > 0).all()):
+            raise ValueError(
+                f"edges must be at least two finite, increasing numbers, got {edges.tolist()!r}"
+            )
+    buckets = np.searchsorted(edges[1:-1], x, side="left") + 1
+    return buckets.astype(int), edges
+
+
 def toxicity_by_length(
     df: pd.DataFrame,
     terms: Sequence[str] | None = None,
@@ -278,7 +390,8 @@ def toxicity_by_length(
 
     Buckets are length quantiles of all texts (of the group), so they hold about equally many
     texts; ties can merge buckets, so fewer than ``n_buckets`` may come back. The same buckets are
-    used for every term.
+    used for every term. They are :func:`length_buckets`' buckets, the ones by which
+    :func:`nlpbias.studies.pinned_auc.mitigation.balance_by_length` balances a training set.
 
     Parameters
     ----------
@@ -316,11 +429,7 @@ def toxicity_by_length(
     for key, sub in grouped(df, by):
         y = as_labels(sub[label]).to_numpy()
         length = text_lengths(sub, text=text, label=None, unit=unit)["length"]
-        if n_buckets == 1 or length.nunique() == 1:
-            bucket = np.ones(len(y), dtype=int)
-        else:
-            bucket = pd.qcut(length, n_buckets, labels=False, duplicates="drop")
-            bucket = bucket.to_numpy(dtype=int) + 1
+        bucket, _ = length_buckets(length, n_buckets=n_buckets)
         bounds = length.groupby(bucket).agg(["min", "max"])
         subsets = {"all texts": np.ones(len(y), dtype=bool)}
         if terms:

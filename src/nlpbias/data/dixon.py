@@ -5,7 +5,9 @@
 - :func:`load_dixon_pool` — the non-toxic Wikipedia-article sentences used for mitigation, and
   the random control pool;
 - :func:`load_wikipedia_talk` — the Wikipedia Talk Labels: Toxicity corpus (Wulczyn et al.
-  2017), which you download yourself.
+  2017), which you download yourself;
+- :func:`load_wikipedia_talk_2018` — the first 20,000 Wikipedia Talk comments of the Jigsaw 2018
+  Toxic Comment Classification Challenge (the same comment family), from the data home.
 
 Every loader returns the common schema of :mod:`nlpbias.data.toxicity`: first ``text`` (str) and
 ``toxic`` (bool), then the source's own columns. Files come from the data home through
@@ -15,19 +17,22 @@ Every loader returns the common schema of :mod:`nlpbias.data.toxicity`: first ``
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from nlpbias.core.checks import check_bool, check_choice, check_number
-from nlpbias.data.file_checks import as_bool_column, check_columns
+from nlpbias.data.file_checks import as_bool_column, check_columns, check_text_present
 from nlpbias.data.store import resolve as _resolve
 
 __all__ = [
+    "WIKIPEDIA_TALK_2018_FILES",
     "load_dixon_pool",
     "load_dixon_templates",
     "load_dixon_wiki_test",
     "load_wikipedia_talk",
+    "load_wikipedia_talk_2018",
 ]
 
 logger = logging.getLogger(__name__)
@@ -269,4 +274,94 @@ def load_wikipedia_talk(
         }
     )
     logger.info("%s: %d comments, %d annotations from %s", what, len(out), len(ann), c_src)
+    return out
+
+
+#: The two parts of ``wikipedia_talk_jigsaw2018``, in the corpus's order.
+WIKIPEDIA_TALK_2018_FILES: tuple[str, ...] = ("text_comment_1.csv", "text_comment_2.csv")
+
+_WT18 = "wikipedia_talk_jigsaw2018"
+_WT18_FIX = f"replace it with the original file (see {_WT18}/SOURCE.md in the data home)"
+
+
+def _read_wt18_part(src: Path) -> pd.DataFrame:
+    """One part of the corpus as ``text`` / ``toxic``; one-line errors naming ``src``."""
+    try:
+        raw = pd.read_csv(src, dtype=str, keep_default_na=False)
+    except pd.errors.EmptyDataError as err:
+        raise ValueError(f"{_WT18}: {src.name} is empty (no header, no rows); {_WT18_FIX}") from err
+    check_columns(raw, ["comment_text", "labels"], _WT18, src)
+    if raw.empty:
+        raise ValueError(f"{_WT18}: {src.name} has a header but no rows; {_WT18_FIX}")
+    labels = raw["labels"].str.strip()
+    bad = ~labels.isin(["0", "1"])
+    if bad.any():
+        vals = raw.loc[bad, "labels"].unique()[:5].tolist()
+        rows = (raw.index[bad][:3] + 1).tolist()  # data rows counted from 1 (header excluded)
+        raise ValueError(
+            f"{_WT18}: {src.name} column 'labels' must be 0 or 1, got {vals} "
+            f"({int(bad.sum())} rows, first at data rows {rows}); {_WT18_FIX}"
+        )
+    out = pd.DataFrame({"text": raw["comment_text"].astype(str), "toxic": labels == "1"})
+    check_text_present(out, _WT18, src)
+    return out
+
+
+def load_wikipedia_talk_2018(*, paths: Sequence[str | Path] | None = None) -> pd.DataFrame:
+    """Load 20,000 Wikipedia Talk comments labelled toxic or not (Jigsaw 2018 challenge).
+
+    The first 20,000 rows, in order, of the training set of the Jigsaw / Conversation AI "Toxic
+    Comment Classification Challenge" (2018), stored in two parts
+    (:data:`WIKIPEDIA_TALK_2018_FILES`) with the columns ``comment_text`` and ``labels`` (the
+    challenge's binary ``toxic`` column). Comments contain newlines inside quoted fields
+    (RFC 4180), so the files are read with pandas' quoting-aware parser. The corpus family is the
+    one Dixon et al. (2018) trained on; see the dataset's ``SOURCE.md``.
+
+    Parameters
+    ----------
+    paths : sequence of str or Path, optional
+        Read these CSVs (same schema) directly, in this order, instead of the data home's two
+        checksum-verified parts.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``text`` (str) and ``toxic`` (bool, ``labels == 1``), the parts concatenated in
+        file order; the index ``row`` numbers the comments from 0 (their position in the
+        challenge's ``train.csv``).
+
+    Raises
+    ------
+    MissingDataError, ChecksumError
+        A part is absent from the data home (and could not be downloaded) or altered.
+    FileNotFoundError
+        A file of ``paths`` does not exist.
+    ValueError
+        A file is empty or has no rows, lacks a column, has missing text, or a label that is not
+        0 or 1.
+
+    Examples
+    --------
+    >>> df = load_wikipedia_talk_2018()  # doctest: +SKIP
+    >>> len(df), int(df["toxic"].sum())  # doctest: +SKIP
+    (20000, 1947)
+    """
+    if paths is None:
+        srcs = [_resolve(_WT18, name) for name in WIKIPEDIA_TALK_2018_FILES]
+    else:
+        if isinstance(paths, str | Path) or len(paths) == 0:
+            raise TypeError(
+                f"{_WT18}: paths must be a non-empty sequence of CSV paths, got {paths!r}; "
+                "pass e.g. [part1, part2], or None for the data home's files"
+            )
+        srcs = [_resolve(_WT18, Path(p).name, p) for p in paths]
+    out = pd.concat([_read_wt18_part(src) for src in srcs], ignore_index=True)
+    out.index.name = "row"
+    logger.info(
+        "%s: %d comments (%d toxic) from %s",
+        _WT18,
+        len(out),
+        int(out["toxic"].sum()),
+        ", ".join(str(s) for s in srcs),
+    )
     return out

@@ -312,7 +312,13 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
         )
 
     # ------------------------------------------------------------------ API
-    def fit(self, X: Sequence[str], y: Sequence[Any]) -> CNNTextClassifier:
+    def fit(
+        self,
+        X: Sequence[str],
+        y: Sequence[Any],
+        *,
+        validation: tuple[Sequence[str], Sequence[Any]] | None = None,
+    ) -> CNNTextClassifier:
         """Build the vocabulary and embedding from ``X``, then train with early stopping.
 
         Parameters
@@ -321,6 +327,11 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
             Training texts.
         y : array-like of shape (n,)
             Two distinct labels (e.g. 0/1 or False/True); the larger one is positive.
+        validation : (texts, labels), optional
+            A fixed validation set for early stopping, instead of holding out
+            ``validation_fraction`` of ``X`` (which is then ignored): the same set for every
+            model that is given it, e.g. models trained on differently augmented training sets.
+            Its labels must be the two of ``y``; its words do not enter the vocabulary.
 
         Returns
         -------
@@ -341,9 +352,31 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
         counts = Counter(tok for t in texts for tok in tokenize(t, lowercase=self.lowercase))
         kept = sorted(counts, key=lambda tok: (-counts[tok], tok))[: self.vocab_size]
         self.vocabulary_ = {PAD: 0, UNK: 1} | {tok: i + 2 for i, tok in enumerate(kept)}
+
+        if validation is not None:
+            val_texts = check_texts(validation[0])
+            if not val_texts:
+                raise ValueError("validation has no texts; pass None to hold out a fraction")
+            val_labels = np.asarray(validation[1])
+            if len(val_labels) != len(val_texts):
+                raise ValueError(
+                    f"validation has {len(val_texts)} texts but {len(val_labels)} labels"
+                )
+            unknown = sorted(set(val_labels.tolist()) - set(classes.tolist()))
+            if unknown:
+                raise ValueError(
+                    f"validation labels {unknown} are not among the training labels "
+                    f"{classes.tolist()}"
+                )
+            n = len(texts)
+            texts = texts + val_texts
+            target = np.concatenate([target, (val_labels == classes[1]).astype(np.float32)])
+            train_idx, val_idx = np.arange(n), np.arange(n, len(texts))
         ids, lengths = self._encode(texts)
 
-        if self.validation_fraction > 0:
+        if validation is not None:
+            pass
+        elif self.validation_fraction > 0:
             try:
                 train_idx, val_idx = train_test_split(
                     np.arange(len(texts)),

@@ -13,7 +13,8 @@ Submodules (their public names are importable from here):
   set's own title), :func:`tidy_label`, :func:`wrap_label`, :func:`relabel`;
 - :mod:`nlpbias.plotting.bars` — :func:`barh`, :func:`paired_barh`;
 - :mod:`nlpbias.plotting.annotate` — :func:`annotate_apart` (point labels that do not overlap);
-- :mod:`nlpbias.plotting.corpus` — :func:`term_frequency_figure` (Dixon et al.'s Table 1);
+- :mod:`nlpbias.plotting.corpus` — :func:`term_frequency_figure` (Dixon et al.'s Table 1),
+  :func:`toxicity_by_length_figure` (their Figure 1);
 - :mod:`nlpbias.plotting.effects` — :func:`effect_size_figure`, :func:`heatmap_figure`,
   :func:`null_figure`.
 
@@ -23,7 +24,7 @@ A figure that only one chapter draws lives in that study's package
 
 from nlpbias.plotting.annotate import annotate_apart
 from nlpbias.plotting.bars import barh, paired_barh
-from nlpbias.plotting.corpus import term_frequency_figure
+from nlpbias.plotting.corpus import term_frequency_figure, toxicity_by_length_figure
 from nlpbias.plotting.effects import effect_size_figure, heatmap_figure, null_figure
 from nlpbias.plotting.labels import relabel, tidy_label, wordset_label, wrap_label
 from nlpbias.plotting.style import (
@@ -60,6 +61,7 @@ __all__ = [
     "require_columns",
     "set_style",
     "term_frequency_figure",
+    "toxicity_by_length_figure",
     "tidy_label",
     "wordset_label",
     "wrap_label",

@@ -1,19 +1,30 @@
 """Figures of identity terms in labelled corpora that more than one chapter draws.
 
 :func:`term_frequency_figure` is the analogue of Dixon et al.'s (2018) Table 1: the share of
-toxic texts and of all texts that contain each identity term (the data chapter and the pinned-AUC
-chapter draw it).
+toxic texts and of all texts that contain each identity term; :func:`toxicity_by_length_figure`
+the analogue of their Figure 1: the toxic share per length bucket, of all texts and of the texts
+with each term. The data chapter and the pinned-AUC chapter draw both.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.ticker import PercentFormatter
 
 from nlpbias.plotting.bars import paired_barh
-from nlpbias.plotting.style import facet_frames, require_columns
+from nlpbias.plotting.style import (
+    PALETTE,
+    facet_frames,
+    legend_below,
+    mark_empty,
+    new_figure,
+    require_columns,
+)
 
-__all__ = ["term_frequency_figure"]
+__all__ = ["term_frequency_figure", "toxicity_by_length_figure"]
 
 
 def term_frequency_figure(
@@ -103,3 +114,62 @@ def _in_one_order(
         else f"all {len(order)} terms, highest ratio {panel} first"
     )
     return shown, which
+
+
+def toxicity_by_length_figure(tbl: pd.DataFrame, *, by: str | None = "dataset") -> Figure:
+    """Toxic share per length bucket, all texts and per term (Dixon et al. 2018, Figure 1).
+
+    Parameters
+    ----------
+    tbl : DataFrame
+        Output of :func:`nlpbias.data.describe.toxicity_by_length`. A subset's line has a gap
+        at a bucket where the table has no cell for it (left out by ``min_count``).
+
+    Examples
+    --------
+    >>> tbl = pd.DataFrame({"subset": ["all texts"] * 2, "bucket": [1, 2],
+    ...                     "bucket_label": ["1–5", "6–9"], "toxic_share": [0.5, 0.25]})
+    >>> len(toxicity_by_length_figure(tbl, by=None).axes[0].lines)
+    1
+    """
+    require_columns(
+        tbl, ["subset", "bucket", "bucket_label", "toxic_share"], "toxicity_by_length_figure"
+    )
+    facets = facet_frames(tbl, by)
+    fig, axes = new_figure(len(facets), height=3.8)
+    # one colour per term across all panels, so a term looks the same in every facet
+    terms = [s for s in dict.fromkeys(tbl["subset"]) if s != "all texts"]
+    colour = {t: PALETTE[i % (len(PALETTE) - 1)] for i, t in enumerate(terms)}
+    for ax, (key, sub) in zip(axes, facets, strict=True):
+        if sub.empty:
+            mark_empty(ax, "length buckets")
+            continue
+        buckets = np.sort(sub["bucket"].unique())
+        for name in ["all texts", *terms]:
+            rows = sub[sub["subset"] == name]
+            if rows.empty:
+                continue
+            style = (
+                {"color": "black", "linestyle": "--", "linewidth": 2.5}
+                if name == "all texts"
+                else {"color": colour[name], "linewidth": 1.5}
+            )
+            # a bucket without a cell (too few texts) is a gap, not a line across it
+            share = rows.set_index("bucket")["toxic_share"].reindex(buckets)
+            ax.plot(buckets, share.to_numpy(dtype=float), marker="o", label=name, **style)
+        ticks = sub.drop_duplicates("bucket").sort_values("bucket")
+        names = ticks["bucket_label"].astype(str).tolist()
+        if max(map(len, names), default=0) > 7:  # '394–852' beside '854–5000' run together
+            names = [n.replace("–", "–\n", 1) for n in names]
+        ax.set_xticks(ticks["bucket"].to_numpy(), names)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.set(
+            title=str(key) if key is not None else "",
+            xlabel="length bucket (shortest to longest)",
+            ylabel="share labelled toxic",
+            ylim=(-0.02, 1.02),
+        )
+    handles = [Line2D([], [], color="black", linestyle="--", linewidth=2.5, marker="o")]
+    handles += [Line2D([], [], color=colour[t], linewidth=1.5, marker="o") for t in terms]
+    legend_below(fig, handles, ["all texts", *terms])
+    return fig

@@ -379,3 +379,10 @@ def test_real_davidson_with_dixon_pool() -> None:
     ctrl = random_control(train, rand[rand["split"] == "train"], res, random_state=0, n_buckets=5)
     got = ctrl["bucket"].value_counts().reindex(res.added_per_bucket.index, fill_value=0)
     assert (got <= res.added_per_bucket).all() and got.sum() > 0
+
+
+def test_a_term_list_with_no_term_in_the_training_texts_is_refused_before_training() -> None:
+    train = pd.DataFrame({"text": ["you are dumb", "nice day"] * 5, "toxic": [True, False] * 5})
+    pool = pd.DataFrame({"text": ["a calm sentence"] * 3})
+    with pytest.raises(ValueError, match=r"none of the 2 terms \(zebra, quokka\) occurs"):
+        balance_by_length(train, pool, terms=["zebra", "quokka"], n_buckets=2, random_state=0)

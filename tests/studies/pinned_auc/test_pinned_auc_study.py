@@ -17,7 +17,14 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict:
     mp = pytest.MonkeyPatch()
     mp.setenv("NLPBIAS_CACHE", str(tmp_path_factory.mktemp("cache")))
     data = pa.load_study_data(
-        use_data_home=False, n_synthetic=2000, random_state=0, max_train=None, max_templates=None
+        use_data_home=False,
+        corpus="davidson",
+        test_fraction=0.2,
+        validation_fraction=0.0,
+        n_synthetic=2000,
+        random_state=0,
+        max_train=None,
+        max_templates=None,
     )
     families, balance = pa.build_families(
         data, terms=list(DEFAULT_TERMS), random_state=0, n_buckets=5
@@ -125,17 +132,30 @@ def test_paper_comparison_drops_a_row_neither_side_has() -> None:
     assert "XED" not in table.index and not table.isna().all(axis=1).any()
 
 
+def _two_small_families() -> tuple[pa.StudyData, dict[str, pd.DataFrame], dict]:
+    """600 synthetic texts, the baseline and mitigated families, and a tiny CNN's parameters."""
+    data = pa.load_study_data(
+        use_data_home=False,
+        corpus="davidson",
+        test_fraction=0.2,
+        validation_fraction=0.0,
+        n_synthetic=600,
+        random_state=0,
+        max_train=None,
+        max_templates=None,
+    )
+    families, _ = pa.build_families(data, terms=list(DEFAULT_TERMS), random_state=0, n_buckets=5)
+    families = {k: families[k] for k in ("baseline", "bias mitigated")}
+    return data, families, {"n_filters": 8, "dense_units": 8, "max_epochs": 2,
+                            "show_progress": False}  # fmt: skip
+
+
 def test_cnns_trained_two_at_a_time_score_exactly_as_one_after_the_other(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """n_jobs=2 (a process pool, one torch thread per CNN) against n_jobs=1, each run with its
     own empty cache so that neither reads the other's models: the scores are bit-identical."""
-    data = pa.load_study_data(
-        use_data_home=False, n_synthetic=600, random_state=0, max_train=None, max_templates=None
-    )
-    families, _ = pa.build_families(data, terms=list(DEFAULT_TERMS), random_state=0, n_buckets=5)
-    families = {k: families[k] for k in ("baseline", "bias mitigated")}
-    params = {"n_filters": 8, "dense_units": 8, "max_epochs": 2, "show_progress": False}
+    data, families, params = _two_small_families()
     scores = {}
     for n_jobs in (1, 2):
         monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path / f"cache-{n_jobs}"))
@@ -156,3 +176,52 @@ def test_cnns_trained_two_at_a_time_score_exactly_as_one_after_the_other(
             model_params=None,
             embedding="glove-6b-50d",
         )
+
+
+def test_a_fixed_validation_set_reaches_every_cnn_and_changes_its_early_stopping(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path))
+    data, families, params = _two_small_families()
+    seen = []
+    from nlpbias.models import cnn
+
+    original = cnn.CNNTextClassifier.fit
+
+    def spy(self, X, y, *, validation=None):
+        seen.append(None if validation is None else len(validation[0]))
+        return original(self, X, y, validation=validation)
+
+    monkeypatch.setattr(cnn.CNNTextClassifier, "fit", spy)
+    val = data.eval_sets["general"].head(50)
+    kw = dict(seeds=[0], model="cnn", model_params=params, embedding=None, n_jobs=1,
+              progress=False)  # fmt: skip
+    fixed = pa.train_and_score(families, data.eval_sets, validation=val, **kw)
+    assert seen == [50, 50]  # both families stop on the same 50 texts
+    own = pa.train_and_score(families, data.eval_sets, **kw)
+    assert seen[2:] == [None, None]
+    assert not np.array_equal(fixed["score"], own["score"])
+    # the linear model has no early stopping: the set is not passed to it
+    seen.clear()
+    pa.train_and_score(families, data.eval_sets, validation=val, **(kw | {"model": "linear",
+                       "model_params": None, "embedding": "glove-6b-50d"}))  # fmt: skip
+    assert seen == []
+
+
+def test_pinned_backgrounds_reproduce_the_chapters_paed_and_give_the_appendix_variant(
+    run: dict,
+) -> None:
+    out = pa.pinned_backgrounds(run["scores"], run["data"].eval_sets, terms=list(DEFAULT_TERMS),
+                                random_state=0)  # fmt: skip
+    assert set(out["background"]) == {"non_subgroup", "equal_groups"}
+    assert len(out) == 2 * run["scores"][["family", "seed"]].drop_duplicates().shape[0]
+    chapter = run["summary"][run["summary"]["eval_set"] == "templates"].set_index(
+        ["family", "seed"]
+    )["PAED"]
+    default = out[out["background"] == "non_subgroup"].set_index(["family", "seed"])["PAED"]
+    pd.testing.assert_series_equal(default.sort_index(), chapter.sort_index(), check_names=False)
+    equal = out[out["background"] == "equal_groups"].set_index(["family", "seed"])["PAED"]
+    assert not np.allclose(equal.sort_index(), default.sort_index())
+    with pytest.raises(ValueError, match="eval_set='nope'"):
+        pa.pinned_backgrounds(run["scores"], run["data"].eval_sets, terms=["gay"],
+                              eval_set="nope", random_state=0)  # fmt: skip

@@ -12,7 +12,14 @@ from nlpbias.studies import pinned_auc as study
 @pytest.fixture(scope="module")
 def demo_run():
     data = study.load_study_data(
-        use_data_home=False, n_synthetic=1500, random_state=0, max_train=None, max_templates=None
+        use_data_home=False,
+        corpus="davidson",
+        test_fraction=0.2,
+        validation_fraction=0.0,
+        n_synthetic=1500,
+        random_state=0,
+        max_train=None,
+        max_templates=None,
     )
     skew_data, skew = study.skewed_scenario(data, random_state=0, toxic_share=0.15, hold_back=0.5)
     run = study.run_scenario(
@@ -150,3 +157,59 @@ def test_skewed_scenario_without_any_skewable_term_says_why(demo_run):
     bare = replace(data, train=data.train[~has_term])
     with pytest.raises(ValueError, match="too few texts with the Table 1 terms.*larger max_train"):
         study.skewed_scenario(bare, random_state=0, toxic_share=0.15, hold_back=0.5)
+
+
+def _rule_summary(fped, paed, auc):
+    """compare_scenarios-like summary: per family (mean, ci_low, ci_high) for three metrics."""
+    rows = []
+    for metric, fams in (("FPED", fped), ("PAED", paed), ("auc_general", auc)):
+        for family, (mean, lo, hi) in fams.items():
+            rows.append({"scenario": "wiki", "terms": "all terms", "family": family,
+                         "metric": metric, "mean": mean, "ci_low": lo, "ci_high": hi,
+                         "n_models": 5})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_paper_rule_needs_both_differences_below_both_families_and_the_auc_kept() -> None:
+    from nlpbias.studies.pinned_auc.scenarios import paper_rule
+
+    good = {"baseline": (5.0, 4.0, 6.0), "random control": (5.2, 4.5, 6.1),
+            "bias mitigated": (2.0, 1.5, 3.0)}  # fmt: skip
+    auc = {"baseline": (0.950, 0.94, 0.96), "random control": (0.949, 0.94, 0.96),
+           "bias mitigated": (0.945, 0.93, 0.95)}  # fmt: skip
+    table, verdict = paper_rule(_rule_summary(good, good, auc), "wiki", auc_tolerance=0.01)
+    assert table.set_index("metric")["holds"].tolist() == [True, True, True]
+    assert verdict.startswith("**Verdict.** The mitigation works here by the rule")
+    assert "general AUC 0.945 vs baseline 0.950, a difference of -0.005, within 0.01" in verdict
+    # the AUC falls by more than the tolerance: the rule fails although both differences fall
+    worse = {**auc, "bias mitigated": (0.930, 0.92, 0.94)}
+    table, verdict = paper_rule(_rule_summary(good, good, worse), "wiki", auc_tolerance=0.01)
+    assert "does not work" in verdict and "beyond 0.01" in verdict
+    # PAED's interval touches the control's: not apart, so the rule fails
+    touching = {**good, "bias mitigated": (3.5, 2.5, 4.5)}
+    table, verdict = paper_rule(_rule_summary(good, touching, auc), "wiki", auc_tolerance=0.01)
+    assert table.set_index("metric").loc["PAED", "holds"] == False  # noqa: E712
+    assert "PAED not below both with the intervals apart" in verdict
+    with pytest.raises(ValueError, match="no rows for scenario 'other'"):
+        paper_rule(_rule_summary(good, good, auc), "other", auc_tolerance=0.01)
+
+
+def test_paper_rule_with_one_model_per_family_cannot_apply() -> None:
+    from nlpbias.studies.pinned_auc.scenarios import paper_rule
+
+    fams = {"baseline": (5.0, 5.0, 5.0), "random control": (5.2, 5.2, 5.2),
+            "bias mitigated": (2.0, 2.0, 2.0)}  # fmt: skip
+    summary = _rule_summary(fams, fams, fams).assign(n_models=1)
+    _, verdict = paper_rule(summary, "wiki", auc_tolerance=0.01)
+    assert "cannot apply the rule" in verdict and "works" not in verdict.split("(")[0]
+
+
+def test_paper_rule_prints_no_negative_zero() -> None:
+    from nlpbias.studies.pinned_auc.scenarios import paper_rule
+
+    fams = {"baseline": (5.0, 4.0, 6.0), "random control": (5.2, 4.5, 6.1),
+            "bias mitigated": (2.0, 1.5, 3.0)}  # fmt: skip
+    auc = {"baseline": (0.9161, 0.9, 0.93), "random control": (0.9159, 0.9, 0.93),
+           "bias mitigated": (0.9158, 0.9, 0.93)}  # fmt: skip
+    _, verdict = paper_rule(_rule_summary(fams, fams, auc), "wiki", auc_tolerance=0.01)
+    assert "a difference of +0.000" in verdict and "-0.000" not in verdict

@@ -14,11 +14,10 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, NullFormatter, PercentFormatter
 
 from nlpbias.core.checks import check_choice
-from nlpbias.plotting import (
+from nlpbias.plotting import (  # toxicity_by_length_figure: drawn by two chapters, re-exported
     LABEL_COLOURS,
     LABEL_NAMES,
     PALETTE,
@@ -30,6 +29,7 @@ from nlpbias.plotting import (
     mark_empty,
     new_figure,
     require_columns,
+    toxicity_by_length_figure,
 )
 
 __all__ = [
@@ -135,61 +135,6 @@ def _plain_log_ticks(ax: Axes) -> None:
     """Tick labels 1, 10, 100, 1,000 on a log x axis (not 10^0, 10^1, ...)."""
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.10g}"))
     ax.xaxis.set_minor_formatter(NullFormatter())
-
-
-def toxicity_by_length_figure(tbl: pd.DataFrame, *, by: str | None = "dataset") -> Figure:
-    """Toxic share per length bucket, all texts and per term (Dixon et al. 2018, Figure 1).
-
-    Parameters
-    ----------
-    tbl : DataFrame
-        Output of :func:`nlpbias.data.describe.toxicity_by_length`.
-
-    Examples
-    --------
-    >>> tbl = pd.DataFrame({"subset": ["all texts"] * 2, "bucket": [1, 2],
-    ...                     "bucket_label": ["1–5", "6–9"], "toxic_share": [0.5, 0.25]})
-    >>> len(toxicity_by_length_figure(tbl, by=None).axes[0].lines)
-    1
-    """
-    require_columns(
-        tbl, ["subset", "bucket", "bucket_label", "toxic_share"], "toxicity_by_length_figure"
-    )
-    facets = facet_frames(tbl, by)
-    fig, axes = new_figure(len(facets), height=3.8)
-    # one colour per term across all panels, so a term looks the same in every facet
-    terms = [s for s in dict.fromkeys(tbl["subset"]) if s != "all texts"]
-    colour = {t: PALETTE[i % (len(PALETTE) - 1)] for i, t in enumerate(terms)}
-    for ax, (key, sub) in zip(axes, facets, strict=True):
-        if sub.empty:
-            mark_empty(ax, "length buckets")
-            continue
-        for name in ["all texts", *terms]:
-            rows = sub[sub["subset"] == name].sort_values("bucket")
-            if rows.empty:
-                continue
-            style = (
-                {"color": "black", "linestyle": "--", "linewidth": 2.5}
-                if name == "all texts"
-                else {"color": colour[name], "linewidth": 1.5}
-            )
-            ax.plot(rows["bucket"], rows["toxic_share"], marker="o", label=name, **style)
-        ticks = sub.drop_duplicates("bucket").sort_values("bucket")
-        names = ticks["bucket_label"].astype(str).tolist()
-        if max(map(len, names), default=0) > 7:  # '394–852' beside '854–5000' run together
-            names = [n.replace("–", "–\n", 1) for n in names]
-        ax.set_xticks(ticks["bucket"].to_numpy(), names)
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
-        ax.set(
-            title=str(key) if key is not None else "",
-            xlabel="length bucket (shortest to longest)",
-            ylabel="share labelled toxic",
-            ylim=(-0.02, 1.02),
-        )
-    handles = [Line2D([], [], color="black", linestyle="--", linewidth=2.5, marker="o")]
-    handles += [Line2D([], [], color=colour[t], linewidth=1.5, marker="o") for t in terms]
-    legend_below(fig, handles, ["all texts", *terms])
-    return fig
 
 
 def stacked_share_barh(

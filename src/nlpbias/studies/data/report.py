@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from nlpbias.data.describe import table1_comparison  # the chapter's table; re-exported
 from nlpbias.data.frames import as_labels, check_frame, grouped
 
 __all__ = [
@@ -157,41 +158,6 @@ def summarise_toxicity_by_length(tbl: pd.DataFrame, *, by: str | None = "dataset
             move += f" to {_pct(b.toxic_share)} among the longest ({b.bucket_label})"
         lines.append(f"{head}the toxic share {move}, over {len(rows)} length buckets.")
     return "\n".join(lines)
-
-
-def table1_comparison(freq: pd.DataFrame, paper_pct: dict[str, dict[str, float]]) -> pd.DataFrame:
-    """Dixon et al.'s Table 1 beside this run: share of toxic texts and of all texts per term.
-
-    Parameters
-    ----------
-    freq : DataFrame
-        :func:`nlpbias.data.describe.identity_term_frequencies` of the paper's terms (with or
-        without a ``dataset`` column).
-    paper_pct : mapping
-        Term → ``{"toxic": %, "overall": %}`` (``load_reported("dixon2018")["table1_pct"]``).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Indexed by (``dataset``,) ``term``: ``toxic_pct``, ``overall_pct``, ``n_overall``,
-        ``paper_toxic_pct``, ``paper_overall_pct``, in percent.
-    """
-    check_frame(freq, ["term", "share_toxic", "share_overall", "n_overall"], "table1_comparison")
-    missing = sorted(set(paper_pct) - set(freq["term"].astype(str)))
-    if missing:
-        raise ValueError(
-            f"table1_comparison: terms {missing} of the paper's table are not in freq; compute the "
-            "frequencies of every term of paper_pct"
-        )
-    keys = [c for c in ("dataset", "term") if c in freq.columns]
-    out = freq.assign(
-        toxic_pct=100 * freq["share_toxic"],
-        overall_pct=100 * freq["share_overall"],
-        paper_toxic_pct=freq["term"].map(lambda t: paper_pct.get(t, {}).get("toxic")),
-        paper_overall_pct=freq["term"].map(lambda t: paper_pct.get(t, {}).get("overall")),
-    )
-    cols = ["toxic_pct", "overall_pct", "n_overall", "paper_toxic_pct", "paper_overall_pct"]
-    return out.set_index(keys)[cols]
 
 
 def summarise_table1(

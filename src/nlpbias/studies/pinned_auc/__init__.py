@@ -14,6 +14,13 @@ from nlpbias.studies.pinned_auc.figures import (
 from nlpbias.studies.pinned_auc.headlines import (
     headlines,
 )
+from nlpbias.studies.pinned_auc.madlibs import (
+    compare_madlibs,
+    madlib_templates,
+    madlibs_summary_text,
+    make_madlibs,
+    template_check,
+)
 from nlpbias.studies.pinned_auc.metric_names import (
     METRIC_LABELS,
 )
@@ -23,9 +30,14 @@ from nlpbias.studies.pinned_auc.metrics import (
 from nlpbias.studies.pinned_auc.mitigation import (
     frequency_change,
 )
+from nlpbias.studies.pinned_auc.pool_check import (
+    pool_check_by_model,
+    pool_check_text,
+)
 from nlpbias.studies.pinned_auc.prose import (
     machine_paragraph,
     mitigation_reading,
+    second_domain_reading,
     shifted_group_sentence,
     skew_intro,
     verdict_lines,
@@ -34,9 +46,11 @@ from nlpbias.studies.pinned_auc.roc import (
     auc,
 )
 from nlpbias.studies.pinned_auc.scenarios import (
+    PAPER_RULE,
     compare_scenarios,
     family_difference,
     mechanism_verdicts,
+    paper_rule,
     run_scenario,
     scenario_table,
     scenario_verdicts,
@@ -52,13 +66,17 @@ from nlpbias.studies.pinned_auc.skew_report import (
     skew_verdict,
 )
 from nlpbias.studies.pinned_auc.study import (
+    CORPORA,
     FAMILIES,
     StudyData,
     build_families,
+    equality_summary,
     evaluate,
     family_summary,
+    load_second_domain,
     load_study_data,
     paper_comparison,
+    pinned_backgrounds,
     reported,
     train_and_score,
 )
@@ -67,6 +85,16 @@ from nlpbias.studies.pinned_auc.synthetic_scores import (
 )
 
 __all__ = [
+    "equality_summary",
+    "load_second_domain",
+    "second_domain_reading",
+    "template_check",
+    "compare_madlibs",
+    "madlib_templates",
+    "madlibs_summary_text",
+    "make_madlibs",
+    "pool_check_by_model",
+    "pool_check_text",
     "chapter_palette",
     "COLOURS",
     "lowest_heatmap",
@@ -78,7 +106,9 @@ __all__ = [
     "build_families",
     "compare_scenarios",
     "evaluate",
+    "CORPORA",
     "FAMILIES",
+    "PAPER_RULE",
     "family_difference",
     "family_summary",
     "frequency_change",
@@ -86,8 +116,10 @@ __all__ = [
     "load_study_data",
     "make_shifted_groups",
     "mechanism_verdicts",
+    "paper_rule",
     "METRIC_LABELS",
     "paper_comparison",
+    "pinned_backgrounds",
     "per_term_figure",
     "reported",
     "run_scenario",

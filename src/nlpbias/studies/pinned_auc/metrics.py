@@ -27,6 +27,22 @@ Conventions
   gives one child per term, and the k-th term (column order) draws
   ``child_k.choice(pool, size=|D_t|, replace=False)`` from the ascending row positions of the
   pool. **PAED** (eq. 5) is :math:`\sum_t |AUC - pAUC_t|`.
+- **Pinned AUC with equal groups** (``pinned_background="equal_groups"``; the paper's appendix,
+  variant 2: "If D contains many subgroups in different amounts, s(D) could be sampled to
+  ensure equal representation from each group"). The groups are the terms (the membership
+  columns); :math:`B_t` still has :math:`|D_t|` rows outside :math:`D_t`, but each *other* group
+  :math:`g` gives the same number of them, drawn from :math:`D_g \setminus D_t`: with
+  :math:`G` such groups, :math:`\lfloor |D_t| / G \rfloor` rows each and one more row from
+  :math:`|D_t| \bmod G` of them. A group every row of which mentions :math:`t` ("african
+  american" for "american") is part of the subgroup, not of its background, and is left out of
+  :math:`G`; rows that mention no term are never drawn. Sampling order: the k-th term's child
+  first picks the groups that give one more row (``child_k.choice(G, size=|D_t| mod G,
+  replace=False)`` over the other groups in column order), then draws each group's rows
+  (``child_k.choice(rows, size=quota, replace=False)`` from the ascending positions of that
+  group's rows outside :math:`D_t` and not drawn yet), groups in column order. When a group has
+  fewer rows than its quota the term's pinned AUC is undefined, with the group named in its
+  ``reason``. A term with no rows at all is an error in this variant (every background must
+  draw from it): drop it from ``terms``.
 - **Borkan AUCs**: subgroup AUC on :math:`D_t` alone; BPSN AUC on subgroup negatives and
   background positives; BNSP AUC on subgroup positives and background negatives.
 - **AEG** (Borkan eq. 4): the area between the curve (subgroup rate, background rate) and the
@@ -102,7 +118,7 @@ __all__ = [
 _BIAS_AUCS = ("subgroup_auc", "bpsn_auc", "bnsp_auc")
 _DIFFERENCES = {"FPED": "fpr", "FNED": "fnr", "PAED": "pinned_auc"}
 _DIFF_REFERENCE = {"fpr": "fpr", "fnr": "fnr", "pinned_auc": "auc"}
-_BACKGROUNDS = ("non_subgroup", "all")
+_BACKGROUNDS = ("non_subgroup", "all", "equal_groups")
 
 
 # ---------------------------------------------------------------------------- one term
@@ -177,6 +193,39 @@ def _pair_auc(pos: np.ndarray, neg: np.ndarray) -> float:
     return _u2(pos, np.sort(neg)) / (2 * len(pos) * len(neg))
 
 
+def _equal_groups_sample(
+    t: str, sub: np.ndarray, groups: pd.DataFrame, gen: np.random.Generator
+) -> tuple[np.ndarray | None, str]:
+    """The pinned background of ``t`` with equal rows from each other group (module docstring).
+
+    Returns the row positions, or ``None`` and the reason when no such sample exists.
+    """
+    n_t = int(sub.sum())
+    others = [
+        (str(g), np.flatnonzero(groups[g].to_numpy(dtype=bool) & ~sub))
+        for g in groups.columns
+        if str(g) != t
+    ]
+    others = [(g, rows) for g, rows in others if len(rows)]  # nested groups belong to t
+    if not others:
+        return None, f"no other group has rows outside {t!r} to draw an equal-groups background"
+    quota = np.full(len(others), n_t // len(others))
+    quota[gen.choice(len(others), size=n_t % len(others), replace=False)] += 1
+    taken = np.zeros(len(sub), dtype=bool)
+    parts = []
+    for (g, rows), q in zip(others, quota, strict=True):
+        free = rows[~taken[rows]]
+        if q > len(free):
+            return None, (
+                f"group {g!r} has {len(free)} rows left to draw outside {t!r}, fewer than its "
+                f"equal share of {int(q)} of the {n_t}-row equal-groups background"
+            )
+        pick = gen.choice(free, size=int(q), replace=False)
+        taken[pick] = True
+        parts.append(pick)
+    return np.concatenate(parts), ""
+
+
 _PHRASES = {
     # (no rows ..., among the n rows ..., every row ...)
     True: ("no rows mention {t!r}", "that mention {t!r}", "every row mentions {t!r}"),
@@ -197,12 +246,14 @@ def _term_metrics(
     min_rows: int,
     pinned_background: str,
     from_texts: bool,
+    groups: pd.DataFrame | None = None,
 ) -> dict[str, Any]:
     """One row of ``by_group``: counts, the :data:`METRICS` (NaN when undefined), status, reason.
 
     ``sub`` marks the term's rows; ``y``/``s``/``pred`` are labels, scores and predictions of
     every row; ``pos_sorted``/``neg_sorted`` the sorted scores of each class; ``gen`` draws the
-    pinned-AUC background sample.
+    pinned-AUC background sample; ``groups`` (the rows x terms table) is needed with
+    ``pinned_background="equal_groups"``.
     """
     none_, among, every = (ph.format(t=t) for ph in _PHRASES[from_texts])
     n_t = int(sub.sum())
@@ -256,17 +307,25 @@ def _term_metrics(
             causes.append(("the background has no class 1 rows", ("bpsn_auc", "pos_aeg")))
         if not n_bgn:
             causes.append(("the background has no class 0 rows", ("bnsp_auc", "neg_aeg")))
-    pool = np.flatnonzero(~sub) if pinned_background == "non_subgroup" else np.arange(len(sub))
-    if n_t > len(pool):
-        causes.append(
-            (
-                f"the subgroup ({n_t} rows) is larger than the background ({len(pool)} rows), "
-                "so no equal-size background sample exists",
-                ("pinned_auc",),
-            )
-        )
+    if pinned_background == "equal_groups":
+        if groups is None:
+            raise ValueError("pinned_background='equal_groups' needs the groups table")
+        sample, short = _equal_groups_sample(t, sub, groups, gen)
     else:
-        sample = gen.choice(pool, size=n_t, replace=False)
+        pool = np.flatnonzero(~sub) if pinned_background == "non_subgroup" else np.arange(len(sub))
+        if n_t > len(pool):
+            sample, short = (
+                None,
+                (
+                    f"the subgroup ({n_t} rows) is larger than the background ({len(pool)} rows), "
+                    "so no equal-size background sample exists"
+                ),
+            )
+        else:
+            sample, short = gen.choice(pool, size=n_t, replace=False), ""
+    if sample is None:
+        causes.append((short, ("pinned_auc",)))
+    else:
         yp = np.r_[y[sub], y[sample]]
         if yp.all() or not yp.any():
             causes.append((f"the pinned sample has only class {int(yp[0])}", ("pinned_auc",)))
@@ -310,7 +369,8 @@ class BiasReport:
     threshold_source : str
         ``'eer'`` (EER threshold of this set) or ``'given'``.
     pinned_background : str
-        ``'non_subgroup'`` or ``'all'``: where the pinned-AUC background sample came from.
+        ``'non_subgroup'``, ``'all'`` or ``'equal_groups'``: where the pinned-AUC background
+        sample came from.
     """
 
     overall: pd.Series
@@ -513,9 +573,11 @@ def bias_report(
         Seeds the pinned-AUC background samples (see the module docstring for the order).
     min_rows : int, default 1
         Terms with fewer rows are reported as undefined.
-    pinned_background : {"non_subgroup", "all"}, default "non_subgroup"
+    pinned_background : {"non_subgroup", "all", "equal_groups"}, default "non_subgroup"
         Draw the pinned-AUC background sample from the rows outside the subgroup (Dixon's
-        code) or from all rows (the paper's :math:`s(D)`).
+        code), from all rows (the paper's :math:`s(D)`), or from the rows outside the subgroup
+        with the same number of rows from each other term (the appendix's second variant; see
+        the module docstring).
 
     Returns
     -------
@@ -543,6 +605,14 @@ def bias_report(
     if isinstance(texts, pd.Series) and index is not None and not texts.index.equals(index):
         raise ValueError("y_true and texts have different indexes; align them first")
     m = _membership_table(len(y), texts, membership, terms, index if texts is None else None)
+    if pinned_background == "equal_groups":
+        empty = [str(c) for c in m.columns if not m[c].any()]
+        if empty:
+            raise ValueError(
+                f"pinned_background='equal_groups' draws every background from each group, but "
+                f"groups {empty} have no rows; drop them from terms (or membership), or use "
+                "pinned_background='non_subgroup'"
+            )
     if threshold is None:
         thr, source = eer_threshold(y, s), "eer"
     else:
@@ -576,6 +646,7 @@ def bias_report(
             min_rows=int(min_rows),
             pinned_background=pinned_background,
             from_texts=texts is not None,
+            groups=m if pinned_background == "equal_groups" else None,
         )
         for k, t in enumerate(m.columns)
     ]

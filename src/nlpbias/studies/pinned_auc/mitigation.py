@@ -6,7 +6,8 @@ mention the term is no higher than the bucket's overall toxic share. The control
 random sentences per bucket. This module implements that rule precisely:
 
 1. **Buckets.** ``n_buckets`` quantile buckets of the *character* length of the training texts
-   (:func:`length_buckets`; the same edges as :func:`nlpbias.data.describe.toxicity_by_length`,
+   (:func:`nlpbias.data.describe.length_buckets`, re-exported here; the buckets of
+   :func:`nlpbias.data.describe.toxicity_by_length`, so its table and figure show these cells;
    buckets numbered from 1 = shortest; tied quantiles merge buckets, so fewer may come back). A
    pool text gets the bucket its length falls into under the *training* edges; lengths outside
    the training range go to the first or last bucket.
@@ -48,8 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from nlpbias.core.checks import check_int
-from nlpbias.data.describe import identity_term_frequencies
+from nlpbias.data.describe import identity_term_frequencies, length_buckets
 from nlpbias.data.frames import as_labels, as_terms, as_texts, check_frame
 from nlpbias.data.identity import term_mask
 
@@ -139,63 +139,6 @@ def _train(train: object, text: str, label: str, what: str) -> tuple[pd.Series, 
     return as_texts(train[text]), y
 
 
-# --------------------------------------------------------------------------- buckets
-
-
-def length_buckets(
-    lengths: Sequence[float] | np.ndarray | pd.Series,
-    *,
-    n_buckets: int = 5,
-    edges: Sequence[float] | np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Assign lengths to quantile buckets, numbered from 1 (shortest).
-
-    Parameters
-    ----------
-    lengths : array-like of numbers
-        Text lengths (e.g. characters).
-    n_buckets : int, default 5
-        Number of quantile buckets when ``edges`` is not given. Tied quantiles are merged (as in
-        ``pandas.qcut(..., duplicates='drop')``), so fewer buckets may result.
-    edges : array-like, optional
-        Bucket edges from an earlier call (e.g. on the training set), increasing. Bucket ``i``
-        holds lengths in ``(edges[i-1], edges[i]]``, the first also its lower edge; lengths below
-        ``edges[0]`` go to bucket 1, above ``edges[-1]`` to the last bucket.
-
-    Returns
-    -------
-    buckets : numpy.ndarray of int
-        Bucket of each length, from 1 to ``len(edges) - 1``.
-    edges : numpy.ndarray of float
-        The edges used (the lengths' quantiles when computed here).
-
-    Examples
-    --------
-    >>> b, e = length_buckets([1, 2, 3, 4], n_buckets=2)
-    >>> b.tolist(), e.tolist()
-    ([1, 1, 2, 2], [1.0, 2.5, 4.0])
-    >>> length_buckets([0, 3, 99], edges=e)[0].tolist()
-    [1, 2, 2]
-    """
-    x = np.asarray(lengths, dtype=float)
-    if x.ndim != 1 or x.size == 0 or not np.isfinite(x).all():
-        raise ValueError("lengths must be a non-empty 1-D sequence of finite numbers")
-    if edges is None:
-        n_buckets = check_int(n_buckets, "n_buckets", minimum=1)
-        edges = np.unique(np.quantile(x, np.linspace(0.0, 1.0, n_buckets + 1)))
-        if edges.size == 1:  # all lengths equal: one bucket
-            edges = np.repeat(edges, 2)
-    else:
-        edges = np.asarray(edges, dtype=float)
-        ok = edges.ndim == 1 and edges.size >= 2 and np.isfinite(edges).all()
-        if not ok or (edges.size > 2 and not (np.diff(edges) > 0).all()):
-            raise ValueError(
-                f"edges must be at least two finite, increasing numbers, got {edges.tolist()!r}"
-            )
-    buckets = np.searchsorted(edges[1:-1], x, side="left") + 1
-    return buckets.astype(int), edges
-
-
 # --------------------------------------------------------------------------- balancing
 
 
@@ -255,6 +198,13 @@ def balance_by_length(
     n_all = np.bincount(b_train, minlength=k + 1)[1:]
     k_all = np.bincount(b_train[y], minlength=k + 1)[1:]
     t_mask = term_mask(train_text, terms).to_numpy(dtype=bool)
+    if not t_mask.any():
+        shown = ", ".join(terms[:5]) + (", …" if len(terms) > 5 else "")
+        raise ValueError(
+            f"{what}: none of the {len(terms)} terms ({shown}) occurs in the training texts, so "
+            "there is nothing to balance; pass terms that occur in them (e.g. "
+            "nlpbias.data.identity.load_identity_terms('dixon2018') for English comments)"
+        )
     p_mask = term_mask(pool_text, terms).to_numpy(dtype=bool)
 
     rng = np.random.default_rng(random_state)

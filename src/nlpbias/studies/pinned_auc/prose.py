@@ -29,6 +29,7 @@ from nlpbias.data.machines import compare_runs, load_machine_record
 __all__ = [
     "family_interval",
     "machine_paragraph",
+    "second_domain_reading",
     "machine_record",
     "mitigation_reading",
     "separation",
@@ -179,6 +180,8 @@ def mitigation_reading(
     train_toxic_share: float,
     balance_report: pd.DataFrame,
     metrics: Sequence[str] = ("FPED", "PAED"),
+    corpus: str,
+    n_train: int | None = None,
 ) -> str:
     """What this run's equality differences say about the mitigation, and which of the paper's
     conditions this run's data lack — a paragraph for the chapter.
@@ -193,6 +196,11 @@ def mitigation_reading(
         Toxic share of the baseline's training texts.
     balance_report : DataFrame
         ``BalanceResult.report`` of the mitigation (``bucket``, ``needed``, ``shortfall``).
+    corpus : str
+        ``StudyData.corpus`` of real data: ``"wikipedia_talk"`` (the paper's corpus family) or
+        ``"davidson"`` (tweets, whose label prior and domain the paragraph then discusses).
+    n_train : int, optional
+        Training texts of the baseline (for the Wikipedia Talk paragraph's scale).
     """
     share = float(train_toxic_share)
     needed = int(balance_report["needed"].sum())
@@ -214,6 +222,24 @@ def mitigation_reading(
         if missing
         else f"the pool supplied all {needed:,} texts the balancing asked for"
     )
+    if source == "real" and corpus == "wikipedia_talk":
+        from nlpbias.studies.pinned_auc.study import reported
+
+        setup = reported("dixon2018")["setup"]
+        scale = (
+            f"{n_train:,} training comments, {n_train / setup['train_comments']:.0%} of the "
+            f"paper's {setup['train_comments']:,}"
+            if n_train
+            else "fewer training comments than the paper's"
+        )
+        return head + (
+            "This run trains on the paper's own corpus family, Wikipedia Talk comments, with a "
+            f"label prior like the paper's ({share:.1%} of the training comments toxic; the "
+            f"paper's test set: {setup['test_toxic_share']:.1%}), and balances it from the "
+            f"paper's own pools. What still differs is the scale ({scale}), the word vectors "
+            "(50-d instead of 100-d GloVe) and the pool's reach: "
+            f"{shortfall}. The rule of the next section says whether the mitigation worked."
+        )
     if source == "real":
         cap = 1 / share if share > 0 else float("inf")
         return head + (
@@ -252,9 +278,33 @@ def mitigation_reading(
             f"on all of {', '.join(metrics)} here, although the stand-in plants "
             "the imbalance it undoes. "
         )
-        + "The two differences from the paper that the chapter discusses for the tweets (their "
-        "label prior and the Wikipedia pools) do not apply to the stand-in; on `paper` this "
-        "paragraph reports them with the tweets' numbers."
+        + "The differences from the paper that the chapter discusses for real data (the scale "
+        "of the Wikipedia Talk corpus; the label prior of tweets and their distance from the "
+        "Wikipedia pools) do not apply to the stand-in."
+    )
+
+
+def second_domain_reading(data: Any, run: Mapping[str, Any] | None, summary: pd.DataFrame) -> str:
+    """The paragraph under the second domain's table: what its equality differences say about
+    the mitigation and which of the paper's conditions the corpus lacks
+    (:func:`mitigation_reading` on the second domain), or why this run has none.
+
+    ``data`` is the second domain's ``StudyData`` (None: no second domain), ``run`` its
+    :func:`~nlpbias.studies.pinned_auc.scenarios.run_scenario` output and ``summary`` its
+    :func:`~nlpbias.studies.pinned_auc.study.equality_summary`.
+    """
+    if data is None or run is None:
+        return (
+            "This run has no second domain: it needs the real corpora of the data home "
+            "(`use_data_home`, on `paper`), and `second_domain` names the corpus."
+        )
+    return mitigation_reading(
+        summary,
+        source=data.source,
+        corpus=data.corpus,
+        train_toxic_share=float(run["families"]["baseline"]["toxic"].mean()),
+        balance_report=run["balance"].report,
+        n_train=len(run["families"]["baseline"]),
     )
 
 
@@ -291,8 +341,8 @@ def skew_intro(
             f"it {_sep_clause(summary, metrics, 'random control')}."
         )
     prior = (
-        f"With {share:.0%} of the training texts toxic, a term's ratio (its share among toxic "
-        f"texts over its share among all texts) cannot exceed 1 / {share:.2f} ≈ {cap:.1f}, while "
+        f"With {share:.1%} of the training texts toxic, a term's ratio (its share among toxic "
+        f"texts over its share among all texts) cannot exceed 1 / {share:.3f} ≈ {cap:.1f}, while "
         f"Dixon et al.'s Table 1 has ratios up to {table1_max_ratio:.0f}."
     )
     if source == "real":
@@ -300,14 +350,14 @@ def skew_intro(
             f"{state} Two conditions of the paper are missing from this book's data: the identity "
             "terms cannot be over-represented among toxic tweets as much as in the paper's Table "
             "1, and the pools add Wikipedia sentences to a model of tweets. "
-            f"{prior} This section tests both at once with a "
-            "second scenario built from the training tweets alone "
+            f"{prior} This section tests both at once with another "
+            "scenario built from the training tweets alone "
             "(`nlpbias.studies.pinned_auc.skew`)."
         )
     return (
-        f"{state} On `paper` the training texts are tweets, which lack two conditions of the "
-        "paper: terms over-represented among toxic texts, and an in-domain pool. This section "
-        "builds both into a second scenario from the training texts alone "
+        f"{state} On `paper` this section starts from the tweets of the second domain, which "
+        "lack two conditions of the paper: terms over-represented among toxic texts, and an "
+        "in-domain pool. It builds both into another scenario from the training texts alone "
         f"(`nlpbias.studies.pinned_auc.skew`); here those are the synthetic stand-in's texts, so "
         f"the scenario checks the construction, not tweets. {prior}"
     )

@@ -1,13 +1,15 @@
-"""A second scenario of the chapter, and the tables that set the two scenarios side by side.
+"""The chapter's scenarios, and the tables that set them side by side.
 
-The first scenario is the paper's recipe on this book's data (:mod:`.study`): Davidson tweets,
-pools of Wikipedia sentences. The second, :func:`skewed_scenario`, keeps every part in-domain and
-gives chosen identity terms the skew of Dixon et al.'s Table 1 (:mod:`.skew`), so that the
-mitigation has something to undo. :func:`run_scenario` runs the three families on either;
+The first scenario is the paper's recipe on this book's data (:mod:`.study`): on `paper`,
+Wikipedia Talk comments, the paper's corpus family; the second runs the same recipe on another
+domain (Davidson tweets). :func:`skewed_scenario` keeps every part in-domain and gives chosen
+identity terms the skew of Dixon et al.'s Table 1 (:mod:`.skew`), so that the mitigation has
+something to undo. :func:`run_scenario` runs the three families on any of them;
 :func:`template_differences` restricts the equality differences to the terms a scenario skewed;
 :func:`mechanism_verdicts` says, per metric, whether the mitigation beats *both* the baseline
-and the random control; :func:`family_difference` is the mitigated-minus-baseline difference
-with a bootstrap interval over seeds (the scorecard's number).
+and the random control, and :func:`paper_rule` adds the paper's condition on the general AUC;
+:func:`family_difference` is the mitigated-minus-baseline difference with a bootstrap interval
+over seeds (the scorecard's number).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ __all__ = [
     "compare_scenarios",
     "family_difference",
     "mechanism_verdicts",
+    "paper_rule",
     "run_scenario",
     "scenario_table",
     "scenario_verdicts",
@@ -136,6 +139,7 @@ def run_scenario(
         embedding=embedding,
         n_jobs=n_jobs,
         progress=progress,
+        validation=data.validation,
     )
     results = evaluate(
         scores,
@@ -242,6 +246,92 @@ def scenario_verdicts(summary: pd.DataFrame, scenario: str) -> pd.DataFrame:
         raise ValueError(f"scenario_verdicts: no scenario {scenario!r}; have {have}")
     blocks = {terms: mechanism_verdicts(g) for terms, g in part.groupby("terms", sort=False)}
     return pd.concat(blocks, names=["terms"]).droplevel(1)
+
+
+#: The rule of :func:`paper_rule`, in words (the chapter states it before the numbers).
+PAPER_RULE = (
+    "the mitigation works when the mitigated family's 95 % interval over seeds lies wholly below "
+    "the intervals of both the baseline and the random control on {metrics}, and its mean general "
+    "AUC is within {tolerance:g} of the baseline's"
+)
+
+
+def paper_rule(
+    summary: pd.DataFrame,
+    scenario: str,
+    *,
+    terms: str = "all terms",
+    metrics: Sequence[str] = ("FPED", "PAED"),
+    auc_metric: str = "auc_general",
+    auc_tolerance: float,
+) -> tuple[pd.DataFrame, str]:
+    """Dixon et al.'s claim as a rule: lower equality differences than *both* other families,
+    beyond the seed intervals, at no cost in general AUC.
+
+    Parameters
+    ----------
+    summary : DataFrame
+        :func:`compare_scenarios`' summary (``scenario, terms, family, metric, mean, ci_low,
+        ci_high, n_models``).
+    scenario, terms : str
+        Which scenario and term set to judge.
+    metrics : sequence of str
+        The equality differences that must fall (:func:`mechanism_verdicts`).
+    auc_metric, auc_tolerance
+        The AUC that must not fall, and by how much the mitigated mean may differ from the
+        baseline's (the paper: 0.960 vs 0.959, Table 4).
+
+    Returns
+    -------
+    table : DataFrame
+        One row per metric (:func:`mechanism_verdicts`' columns) and one for the AUC (its
+        ``holds``: within the tolerance).
+    verdict : str
+        Markdown: whether the rule holds, with the numbers it used.
+    """
+    part = summary[(summary["scenario"] == scenario) & (summary["terms"] == terms)]
+    if part.empty:
+        raise ValueError(
+            f"paper_rule: no rows for scenario {scenario!r} and terms {terms!r}; have "
+            f"{sorted(summary[['scenario', 'terms']].drop_duplicates().itertuples(index=False))}"
+        )
+    table = mechanism_verdicts(part, metrics=metrics)
+    auc = part[part["metric"] == auc_metric].set_index("family")
+    if not {"baseline", "bias mitigated"} <= set(auc.index):
+        raise ValueError(f"paper_rule: {auc_metric!r} lacks the baseline or mitigated family")
+    m, b = float(auc.loc["bias mitigated", "mean"]), float(auc.loc["baseline", "mean"])
+    kept = abs(m - b) <= auc_tolerance
+    row = {"metric": auc_metric, "mitigated": m, "baseline": b,
+           "n_models": int(auc["n_models"].min()), "holds": kept}  # fmt: skip
+    if "random control" in auc.index:
+        row["random control"] = float(auc.loc["random control", "mean"])
+    table = pd.concat([table, pd.DataFrame([row])], ignore_index=True)
+    fall = table[table["metric"].isin(list(metrics))]
+    rule = PAPER_RULE.format(metrics=" and ".join(metrics), tolerance=auc_tolerance)
+    if int(fall["n_models"].min()) < 2:
+        return table, (
+            "**Verdict.** With one model per family there is no interval over seeds, so this "
+            f"profile cannot apply the rule ({rule}); run it with several `seeds`."
+        )
+    holds = bool(fall["holds"].all() and kept)
+    parts = []
+    for _, r in fall.iterrows():
+        word = "below both" if r["holds"] else "not below both with the intervals apart"
+        parts.append(
+            f"{r['metric']} {word} ({r['mitigated']:.3g} vs baseline {r['baseline']:.3g} and "
+            f"random control {r['random control']:.3g}, {int(r['n_models'])} models per family)"
+        )
+    diff = round(m - b, 3) + 0.0  # + 0.0: no "-0.000"
+    parts.append(
+        f"general AUC {m:.3f} vs baseline {b:.3f}, a difference of {diff:+.3f}, "
+        + ("within" if kept else "beyond")
+        + f" {auc_tolerance:g}"
+    )
+    verdict = (
+        f"**Verdict.** The mitigation {'works' if holds else 'does not work'} here by the rule "
+        f"({rule}): " + "; ".join(parts) + "."
+    )
+    return table, verdict
 
 
 def family_difference(

@@ -17,7 +17,8 @@ One run of the study is
 
 Examples
 --------
->>> data = load_study_data(use_data_home=False, max_train=None, max_templates=None,
+>>> data = load_study_data(use_data_home=False, corpus="davidson", test_fraction=0.2,
+...                        validation_fraction=0.0, max_train=None, max_templates=None,
 ...                        n_synthetic=2000, random_state=0)  # doctest: +SKIP
 >>> fams, balance = build_families(data, terms=["gay"], n_buckets=5,
 ...                                random_state=0)  # doctest: +SKIP
@@ -42,13 +43,17 @@ from nlpbias.studies.pinned_auc.metrics import UndefinedMetricWarning, bias_repo
 from nlpbias.studies.pinned_auc.roc import eer_threshold
 
 __all__ = [
+    "CORPORA",
     "FAMILIES",
     "StudyData",
     "build_families",
+    "equality_summary",
+    "load_second_domain",
     "evaluate",
     "family_summary",
     "load_study_data",
     "paper_comparison",
+    "pinned_backgrounds",
     "reported",
     "train_and_score",
 ]
@@ -67,12 +72,19 @@ class StudyData:
     eval_sets: dict[str, pd.DataFrame]
     source: str
     terms: list[str]
+    #: The training corpus: ``"wikipedia_talk"`` (the paper's), ``"davidson"`` (tweets) or
+    #: ``"synthetic"`` (the stand-in).
+    corpus: str
     notes: dict[str, str] = field(default_factory=dict)
+    #: A fixed validation set for the CNN's early stopping, the same for every family; None:
+    #: each model holds out ``validation_fraction`` of its own training set.
+    validation: pd.DataFrame | None = None
 
     def sizes(self) -> pd.DataFrame:
         """Rows and toxic share of every part (training set, pools, evaluation sets)."""
         parts = {
             "train": self.train,
+            **({"validation": self.validation} if self.validation is not None else {}),
             "mitigation pool": self.debias_pool,
             "random pool": self.random_pool,
             **self.eval_sets,
@@ -85,23 +97,36 @@ class StudyData:
         )
 
 
+#: The training corpora of :func:`load_study_data` with the data home, and their names in prose.
+CORPORA = {
+    "wikipedia_talk": "Wikipedia Talk comments (Jigsaw 2018)",
+    "davidson": "Davidson et al. tweets",
+}
+
+
 def load_study_data(
     *,
     use_data_home: bool,
-    test_fraction: float = 0.2,
+    corpus: str,
+    test_fraction: float,
+    validation_fraction: float,
     max_train: int | None,
     max_templates: int | None,
     n_synthetic: int,
     random_state: int | None,
 ) -> StudyData:
-    """The study's data: real (Davidson + Dixon files from the data home) or the synthetic stand-in.
+    """The study's data: a real corpus with Dixon's files from the data home, or the stand-in.
 
-    Real: Davidson 2017 tweets (toxic = hate or offensive), split into train and a held-out
-    ``general`` set (stratified, ``test_fraction``); pools = the ``train`` split of Dixon's
-    mitigation and random-control files; evaluation sets ``general``, ``templates``
-    (``bias_madlibs_77k.csv``) and ``wiki talk`` (the 1,492 Wikipedia Talk comments, another
-    domain). Synthetic: :func:`nlpbias.studies.pinned_auc.synthetic.make_mitigation_scenario`,
-    sized by ``n_synthetic`` training texts.
+    Real (``use_data_home``): the training corpus ``corpus`` — ``"wikipedia_talk"``, the 20,000
+    Wikipedia Talk comments of :func:`nlpbias.data.dixon.load_wikipedia_talk_2018` (the
+    paper's corpus family), or ``"davidson"``, the Davidson 2017 tweets (toxic = hate or
+    offensive) — split at random, stratified by label, into train, a ``validation_fraction``
+    for the CNN's early stopping (0: each model holds out its own) and a held-out ``general``
+    test set of ``test_fraction``; pools = the ``train`` split of Dixon's mitigation and
+    random-control files; evaluation sets ``general``, ``templates`` (``bias_madlibs_77k.csv``)
+    and ``wiki talk`` (the 1,492 Wikipedia Talk comments of Dixon's identity test set).
+    Synthetic: :func:`nlpbias.studies.pinned_auc.synthetic.make_mitigation_scenario`, sized by
+    ``n_synthetic`` training texts (``corpus`` and the fractions are not used).
     """
     gen = _rng(random_state)
     if not use_data_home:
@@ -120,13 +145,30 @@ def load_study_data(
             eval_sets={"general": sc["general_test"], "templates": sc["templates"]},
             source="synthetic",
             terms=list(DEFAULT_TERMS),
+            corpus="synthetic",
             notes={"stand-in": "synthetic corpus with a planted identity-term imbalance"},
         )
+    if corpus not in CORPORA:
+        raise ValueError(f"unknown corpus {corpus!r}: choose one of {', '.join(CORPORA)}")
     from nlpbias.data import dixon, toxicity
     from nlpbias.data.identity import load_identity_terms
+    from nlpbias.data.splits import train_validation_test_split
 
-    davidson = toxicity.load_davidson()[["text", "toxic"]].reset_index(drop=True)
-    train, general = stratified_split(davidson, test_fraction, gen)
+    if corpus == "wikipedia_talk":
+        texts = dixon.load_wikipedia_talk_2018().reset_index(drop=True)
+    else:
+        texts = toxicity.load_davidson()[["text", "toxic"]].reset_index(drop=True)
+    validation = None
+    if validation_fraction > 0:
+        train, validation, general = train_validation_test_split(
+            texts,
+            validation_fraction=validation_fraction,
+            test_fraction=test_fraction,
+            random_state=gen,
+        )
+        validation = validation.reset_index(drop=True)
+    else:  # the draws of the book before the validation split (Davidson's numbers unchanged)
+        train, general = stratified_split(texts, test_fraction, gen)
     if max_train is not None and len(train) > max_train:
         train = train.sample(n=max_train, random_state=gen)
     pools = {k: dixon.load_dixon_pool(k) for k in ("debias", "random")}
@@ -146,7 +188,57 @@ def load_study_data(
         },
         source="real",
         terms=load_identity_terms("dixon2018"),
-        notes={"training data": "Davidson et al. 2017 tweets (Wikipedia Talk not available)"},
+        notes={"training data": CORPORA[corpus]},
+        corpus=corpus,
+        validation=validation,
+    )
+
+
+def load_second_domain(
+    corpus: str,
+    *,
+    validation_fraction: float,
+    test_fraction: float,
+    max_train: int | None,
+    max_templates: int | None,
+    random_state: int | None,
+) -> StudyData | None:
+    """The real corpus of the chapter's second domain (:func:`load_study_data`, split the same way
+    as the main corpus), or None when ``corpus`` is empty (no data home: no second domain)."""
+    if not corpus:
+        return None
+    return load_study_data(
+        use_data_home=True,
+        corpus=corpus,
+        validation_fraction=validation_fraction,
+        test_fraction=test_fraction,
+        max_train=max_train,
+        max_templates=max_templates,
+        n_synthetic=0,
+        random_state=random_state,
+    )
+
+
+def equality_summary(
+    run: Mapping[str, Any] | None,
+    *,
+    eval_set: str = "templates",
+    metrics: Sequence[str] = ("FPED", "FNED", "PAED"),
+    n_bootstrap: int,
+    random_state: int | None,
+) -> pd.DataFrame:
+    """:func:`family_summary` of a scenario's equality differences on ``eval_set`` (the paper's
+    Table 5 per family), from :func:`~nlpbias.studies.pinned_auc.scenarios.run_scenario`'s
+    output; an empty frame when ``run`` is None."""
+    if run is None:
+        return pd.DataFrame(columns=["family", "eval_set", "metric", "n_models", "mean", "ci_low",
+                                     "ci_high"])  # fmt: skip
+    summary = run["results"]["summary"]
+    return family_summary(
+        summary[summary["eval_set"] == eval_set],
+        metrics=list(metrics),
+        n_bootstrap=n_bootstrap,
+        random_state=random_state,
     )
 
 
@@ -180,6 +272,7 @@ def _fit_and_score(
     model_params: dict[str, Any],
     embedding: str | None,
     seed: int,
+    validation: tuple[list[str], list[bool]] | None = None,
 ) -> dict[str, np.ndarray]:
     from nlpbias.models import load_embeddings
     from nlpbias.models.classifiers import make_classifier
@@ -191,7 +284,11 @@ def _fit_and_score(
         vectors = load_embeddings([embedding], max_docs=None, random_state=0)
         params["embedding"] = vectors[embedding]
     clf = make_classifier(model, random_state=seed, **params)
-    clf.fit(texts, np.asarray(labels, dtype=int))
+    if validation is not None:
+        clf.fit(texts, np.asarray(labels, dtype=int),
+                validation=(validation[0], np.asarray(validation[1], dtype=int)))  # fmt: skip
+    else:
+        clf.fit(texts, np.asarray(labels, dtype=int))
     return {name: clf.predict_proba(t)[:, 1] for name, t in eval_texts.items()}
 
 
@@ -205,11 +302,15 @@ def train_and_score(
     embedding: str | None,
     n_jobs: int,
     progress: bool = True,
+    validation: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Train one model per (family, seed) and score every evaluation set.
 
     Parameters
     ----------
+    validation : DataFrame, optional
+        A fixed validation set (``text``, ``toxic``) for the CNN's early stopping, the same for
+        every family (:attr:`StudyData.validation`); ignored by the linear model.
     n_jobs : int
         Models trained at once, each in its own process (:func:`nlpbias.core.sweep.run_sweep`,
         ``executor="process"``); 1 trains them one after the other here. Every model carries
@@ -238,6 +339,16 @@ def train_and_score(
             "model_params": dict(model_params or {}),
             "embedding": embedding if model == "cnn" else None,
             "seed": int(seed),
+            **(
+                {
+                    "validation": (
+                        validation["text"].tolist(),
+                        validation["toxic"].astype(bool).tolist(),
+                    )
+                }
+                if validation is not None and model == "cnn"
+                else {}
+            ),  # fmt: skip
         }
         for family, seed in runs
     ]
@@ -327,6 +438,57 @@ def evaluate(
     }
 
 
+#: The pinned AUC's backgrounds (``bias_report``'s ``pinned_background``) in words.
+BACKGROUND_LABELS = {
+    "non_subgroup": "all other texts",
+    "all": "all texts",
+    "equal_groups": "equal groups",
+}
+
+
+def pinned_backgrounds(
+    scores: pd.DataFrame,
+    eval_sets: Mapping[str, pd.DataFrame],
+    *,
+    terms: Sequence[str],
+    eval_set: str = "templates",
+    backgrounds: Sequence[str] = ("non_subgroup", "equal_groups"),
+    random_state: int | None,
+) -> pd.DataFrame:
+    """PAED of every model on ``eval_set`` under each way of drawing the pinned AUC's background.
+
+    ``non_subgroup`` is the chapter's pinned AUC (the background drawn from all texts without the
+    term); ``equal_groups`` is the variant of Dixon et al.'s appendix, which draws it equally from
+    every other term's texts (:func:`~nlpbias.studies.pinned_auc.metrics.bias_report`). PAED
+    does not depend on a threshold. Returns ``family, seed, background, model`` (the background
+    in words and the family, one row label per pair for a figure) and ``PAED``.
+    """
+    if eval_set not in eval_sets:
+        raise ValueError(f"eval_set={eval_set!r} is not an evaluation set: {list(eval_sets)}")
+    from nlpbias.data.identity import term_mask
+
+    membership = term_mask(eval_sets[eval_set]["text"], list(terms)).reset_index(drop=True)
+    part = scores[scores["eval_set"] == eval_set]
+    rows = []
+    for (family, seed), model in part.groupby(["family", "seed"], sort=False):
+        model = model.sort_values("row")
+        for background in backgrounds:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UndefinedMetricWarning)
+                rep = bias_report(
+                    model["toxic"].to_numpy(),
+                    model["score"].to_numpy(),
+                    membership=membership,
+                    threshold=0.5,  # PAED uses no threshold
+                    random_state=random_state,
+                    pinned_background=background,
+                )
+            rows.append({"family": family, "seed": seed, "background": background,
+                         "model": f"{BACKGROUND_LABELS.get(background, background)}: {family}",
+                         "PAED": float(rep.difference()["PAED"])})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
 def family_summary(
     table: pd.DataFrame,
     *,
@@ -374,8 +536,9 @@ def reported(name: str = "dixon2018") -> dict[str, pd.DataFrame]:
     -------
     dict
         ``table4`` (eval_set, family, reported_auc), ``table5`` (metric, family, reported_sum),
-        ``n_models`` (the number of models per family the sums run over), ``table3`` and
-        ``table1`` (per term, the percent of toxic and of all comments that contain it).
+        ``n_models`` (the number of models per family the sums run over), ``table3``,
+        ``table1`` (per term, the percent of toxic and of all comments that contain it) and
+        ``setup`` (``train_comments``, ``test_comments``, ``test_toxic_share``).
     """
     from nlpbias.data.reported import load_reported
 
@@ -398,6 +561,7 @@ def reported(name: str = "dixon2018") -> dict[str, pd.DataFrame]:
         "n_models": n_models,
         "table3": spec.get("table3_thought_experiment", {}),
         "table1": spec.get("table1_pct", {}),
+        "setup": spec.get("setup", {}),
     }
 
 
