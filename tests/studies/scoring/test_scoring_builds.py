@@ -170,3 +170,23 @@ def test_person_effect_is_trump_minus_base_and_its_direction_is_judged_over_buil
         recorded_builds(), run_numbers(_bias(), _per_seed(), base_label="base", random_state=0),
         profile="demo", counts=False,
     )  # fmt: skip
+
+
+def test_the_paper_run_of_2026_11_27_is_recognised_as_the_third_build_rebuilt() -> None:
+    """Its numbers, as printed by that run: estimates and top-1 as recorded for the third build,
+    the career interval's upper end −0.112 (recorded −0.12). The model is the same; the bootstrap
+    is not compared."""
+    rec = recorded_builds()
+    run = {
+        "base_career": Interval(-0.2964, -0.4459, -0.1117),
+        "base_average": Interval(-0.3587, NAN, NAN),
+        "trump_average": Interval(-0.2233, NAN, NAN),
+        "top1": 0.26601,
+    }
+    assert same_build(rec, run) == "third build"
+    text = builds_statements(rec, run, profile="paper", counts=True)
+    assert "rebuilt that stand-in" in text and "Over the 3 builds" in text
+    assert "this run:" not in text  # not listed again as a build of the person effect
+    # another estimate, or another top-1, is another build
+    assert same_build(rec, {**run, "base_average": Interval(-0.31, NAN, NAN)}) is None
+    assert same_build(rec, {**run, "top1": 0.25}) is None
