@@ -273,3 +273,15 @@ def test_run_many_reports_a_line_as_each_chapter_starts_and_ends(project: Path, 
     assert re.fullmatch(r"\[1/1\] alpha \(smoke\): started at 0:00; last smoke run \d+\.\d s",
                         lines[0])  # fmt: skip
     assert "Kernel is running over TCP without encryption" not in capfd.readouterr().err
+
+
+def test_the_commit_recorded_is_the_one_the_run_started_from(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long run outlives commits made meanwhile: its record names the commit at its start."""
+    commits = iter(["aaaa1111", "bbbb2222", "cccc3333"])
+    monkeypatch.setattr(runner, "git_commit", lambda root: next(commits))
+    rec = runner.run("alpha", "smoke", root=project)
+    assert rec.git_commit == "aaaa1111"
+    meta = nbformat.read(Path(rec.output), as_version=4).metadata["nlpbias"]
+    assert meta["git_commit"] == "aaaa1111"

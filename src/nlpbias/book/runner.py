@@ -386,6 +386,7 @@ def _execute(
     failed = output.with_suffix(".failed.ipynb")
     running.unlink(missing_ok=True)
     started = datetime.now(UTC).isoformat(timespec="seconds")
+    commit = git_commit(root)  # the code the run starts from, not the HEAD when it ends
     t0 = time.perf_counter()
     error = None
     fd, name = tempfile.mkstemp(prefix=f"cache-{study}-", suffix=".jsonl")
@@ -424,7 +425,7 @@ def _execute(
         status="failed" if error else "ok",
         started=started,
         duration_s=round(time.perf_counter() - t0, 2),
-        git_commit=git_commit(root),
+        git_commit=commit,
         versions=package_versions(),
         error=error,
         cache=cache,
