@@ -374,9 +374,7 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
             train_idx, val_idx = np.arange(n), np.arange(n, len(texts))
         ids, lengths = self._encode(texts)
 
-        if validation is not None:
-            pass
-        elif self.validation_fraction > 0:
+        if validation is None and self.validation_fraction > 0:
             try:
                 train_idx, val_idx = train_test_split(
                     np.arange(len(texts)),
@@ -390,7 +388,7 @@ class CNNTextClassifier(ClassifierMixin, BaseEstimator):
                     f"{len(texts)} texts with both classes ({err}); give more texts or set "
                     "validation_fraction=0"
                 ) from err
-        else:
+        elif validation is None:
             train_idx, val_idx = np.arange(len(texts)), np.array([], dtype=np.int64)
         target_t = torch.from_numpy(target).to(device)
 
