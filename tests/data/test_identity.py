@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -122,3 +123,61 @@ def test_term_mask_bad_input(texts, terms, exc: type, match: str) -> None:
 def test_term_mask_empty_texts() -> None:
     m = identity.term_mask([], ["gay"])
     assert m.shape == (0, 1) and list(m.columns) == ["gay"]
+
+
+def _regex_everywhere(texts: list[str], terms: list[str], case_sensitive: bool) -> pd.DataFrame:
+    """The mask by one regex search per text and term (what term_mask computed before its
+    substring pre-filter)."""
+    s = pd.Series(texts, dtype=object)
+    return pd.DataFrame(
+        {
+            t: s.str.contains(identity.term_pattern(t, case_sensitive=case_sensitive)).to_numpy()
+            for t in terms
+        }
+    )
+
+
+@pytest.mark.parametrize("case_sensitive", [False, True])
+def test_term_mask_prefilter_equals_the_regex_on_every_text(case_sensitive: bool) -> None:
+    # letters that re.IGNORECASE matches to ASCII ones though lower() does not map them there
+    # (Kelvin sign ~ k, long s ~ s, dotless i ~ i, dotted capital I ~ i), runs of whitespace
+    # inside a multi-word term, words inside other words, and non-ASCII terms
+    texts = [
+        "\u212aorean food",  # Kelvin sign: IGNORECASE matches "korean"
+        "chri\u017ftian values",  # long s: matches "christian"
+        "g\u0131rl power",  # dotless i
+        "\u0130slam",  # dotted capital I
+        "an African \t American man",
+        "African-American",
+        "gaydar and gay",
+        "GAY pride",
+        "blackish",
+        "café Gay",
+        "naïve muslim",
+        "",
+        "Japanese",
+        "jApAnEse!",
+        "über deutsch",
+        "Über Deutsch",
+    ]
+    terms = ["korean", "christian", "girl", "islam", "african american", "gay", "black",
+             "muslim", "japanese", "über", "deutsch", "café"]  # fmt: skip
+    got = identity.term_mask(texts, terms, case_sensitive=case_sensitive)
+    want = _regex_everywhere(texts, terms, case_sensitive)
+    pd.testing.assert_frame_equal(got.reset_index(drop=True), want, check_names=False)
+    if not case_sensitive:  # the cases the pre-filter must not lose
+        assert got.loc[0, "korean"] and got.loc[1, "christian"] and got.loc[2, "girl"]
+        assert got.loc[3, "islam"] and got.loc[4, "african american"]
+        assert got.loc[15, "über"]
+
+
+def test_term_mask_prefilter_on_random_texts() -> None:
+    gen = np.random.default_rng(0)
+    alphabet = list("abgiklmsuy ") + ["\u212a", "\u017f", "\u0131", "\u0130", "ü", "Ü", "-", "\n"]
+    texts = ["".join(gen.choice(alphabet, size=gen.integers(0, 30))) for _ in range(3000)]
+    terms = ["gay", "muslim", "sikh", "asian", "gay muslim", "üs", "a"]
+    for case_sensitive in (False, True):
+        got = identity.term_mask(texts, terms, case_sensitive=case_sensitive)
+        want = _regex_everywhere(texts, terms, case_sensitive)
+        pd.testing.assert_frame_equal(got.reset_index(drop=True), want, check_names=False)
+    assert got.to_numpy().any()  # the random texts do contain some terms

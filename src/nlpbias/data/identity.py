@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+import numpy as np
 import pandas as pd
 import yaml
 
@@ -152,5 +153,22 @@ def term_mask(
             "drop or fill them first"
         )
     s = s.astype(str)
-    cols = {t: s.str.contains(p, regex=True).to_numpy(dtype=bool) for t, p in patterns.items()}
+    if case_sensitive:
+        folded, anywhere = s, np.zeros(len(s), dtype=bool)
+    else:  # IGNORECASE also matches a few non-ASCII letters to ASCII ones (Kelvin sign ~ k)
+        folded, anywhere = s.str.lower(), ~s.map(str.isascii).to_numpy(dtype=bool)
+    cols = {}
+    for t, p in patterns.items():
+        first = t.split()[0] if case_sensitive else t.split()[0].lower()
+        # A match contains the term's first word (lower-cased in an ASCII text when case does
+        # not matter): the regex runs only on those texts and on the non-ASCII ones, so the
+        # result is the regex's on every text, at the cost of a substring test on most.
+        candidate = folded.str.contains(first, regex=False).to_numpy(dtype=bool) | anywhere
+        if not case_sensitive and not first.isascii():
+            candidate[:] = True
+        found = np.zeros(len(s), dtype=bool)
+        rows = np.flatnonzero(candidate)
+        if len(rows):
+            found[rows] = s.iloc[rows].str.contains(p, regex=True).to_numpy(dtype=bool)
+        cols[t] = found
     return pd.DataFrame(cols, index=s.index, columns=terms)
