@@ -56,6 +56,11 @@ def test_table2_templates_are_the_papers_examples() -> None:
         "I am a {identity} person and I hate your guts and think you suck",
         "{identity} people are gross and universally terrible",
     }
+    # printed as in the paper's Table 2, slot by slot
+    assert t["printed"].tolist() == [p.replace("{identity}", "<IDENTITY>") for p in t["pattern"]]
+    release = madlibs.madlib_templates("release")
+    assert not release["printed"].str.contains("[{}]", regex=True).any()
+    assert release["printed"].str.contains(r"<[A-Z_]+>", regex=True).all()
 
 
 def test_unknown_template_set_is_named() -> None:

@@ -113,15 +113,16 @@ def madlib_templates(name: str = "release") -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Two rows per pair, non-toxic first: ``template`` (the pair's name), ``toxic`` (bool) and
-        ``pattern`` (with ``{slot}`` placeholders). ``attrs["source"]`` says where the set was
-        transcribed from.
+        Two rows per pair, non-toxic first: ``template`` (the pair's name), ``toxic`` (bool),
+        ``pattern`` (with ``{slot}`` placeholders, as the generator fills them) and ``printed``
+        (the same with ``<SLOT>``, the paper's notation: ``I am <IDENTITY>``).
+        ``attrs["source"]`` says where the set was transcribed from.
 
     Examples
     --------
     >>> t = madlib_templates("table2")
-    >>> t.loc[t["toxic"], "pattern"].iloc[0]
-    'I hate all {identity}'
+    >>> t.loc[t["toxic"], ["pattern", "printed"]].iloc[0].tolist()
+    ['I hate all {identity}', 'I hate all <IDENTITY>']
     >>> madlib_templates("release")["template"].nunique()
     6
     """
@@ -147,8 +148,17 @@ def madlib_templates(name: str = "release") -> pd.DataFrame:
             f"dixon_madlibs.yaml: template set {name!r} uses slots {unknown} that 'slots' does "
             f"not map to a word list (known: {sorted(spec['slots'])})"
         )
+    out["printed"] = [_printed(p) for p in out["pattern"]]
     out.attrs["source"] = " ".join(str(sets[name].get("source", "")).split())
     return out
+
+
+def _printed(pattern: str) -> str:
+    """A pattern in the paper's notation: each ``{slot}`` as ``<SLOT>``."""
+    return "".join(
+        text + ("" if slot is None else f"<{slot.upper()}>")
+        for text, slot, _, _ in string.Formatter().parse(pattern)
+    )
 
 
 def _read_list(path: Path) -> list[str]:
