@@ -163,9 +163,10 @@ def term_mask(
         # A match contains the term's first word (lower-cased in an ASCII text when case does
         # not matter): the regex runs only on those texts and on the non-ASCII ones, so the
         # result is the regex's on every text, at the cost of a substring test on most.
-        candidate = folded.str.contains(first, regex=False).to_numpy(dtype=bool) | anywhere
-        if not case_sensitive and not first.isascii():
-            candidate[:] = True
+        if not case_sensitive and not first.isascii():  # lower() is no guide: regex everywhere
+            candidate = np.ones(len(s), dtype=bool)
+        else:
+            candidate = folded.str.contains(first, regex=False).to_numpy(dtype=bool) | anywhere
         found = np.zeros(len(s), dtype=bool)
         rows = np.flatnonzero(candidate)
         if len(rows):
