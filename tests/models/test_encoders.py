@@ -137,6 +137,35 @@ def test_resolve_device():
         enc.resolve_device("gpu0")
 
 
+@pytest.mark.parametrize(
+    ("isa", "expected"),
+    [
+        (["avx512f", "avx512_bf16", "amx_tile", "amx_bf16"], True),  # AMX: native bf16 products
+        (["avx512f", "avx512_bf16"], False),  # bf16 dot products only: slower than fp32 (mlm_step)
+        ([], False),
+    ],
+)
+def test_auto_bf16_follows_the_cpus_matrix_units(monkeypatch, isa, expected):
+    monkeypatch.setattr(enc, "machine", lambda: {"isa": isa})
+    cpu = torch.device("cpu")
+    assert enc.native_bf16(cpu) is expected
+    assert enc.resolve_bf16("auto", cpu) is expected
+    assert enc.resolve_bf16(True, cpu) is True and enc.resolve_bf16(False, cpu) is False
+
+
+def test_auto_bf16_on_cuda_asks_the_gpu(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: True)
+    assert enc.resolve_bf16("auto", torch.device("cuda")) is True
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: False)
+    assert enc.resolve_bf16("auto", torch.device("cuda")) is False
+
+
+@pytest.mark.parametrize("bad", ["yes", 1, None, "AUTO"])
+def test_bf16_must_be_a_bool_or_auto(bad):
+    with pytest.raises(ValueError, match="bf16 must be true, false or 'auto'"):
+        enc.resolve_bf16(bad, torch.device("cpu"))
+
+
 def test_minilm_path_points_at_model_files():
     path = enc.minilm_path()
     assert isinstance(path, Path)

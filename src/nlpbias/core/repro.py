@@ -110,6 +110,7 @@ ISA_FLAGS = (
     "avx512_vnni",
     "avx512_bf16",
     "amx_tile",
+    "amx_bf16",
 )
 
 

@@ -27,6 +27,7 @@ import torch
 
 from nlpbias.core.checks import check_int, check_texts
 from nlpbias.core.progress import progress as progress_bar
+from nlpbias.core.repro import machine
 
 __all__ = [
     "MINILM_ALIASES",
@@ -37,6 +38,8 @@ __all__ = [
     "load_mlm",
     "mean_pool",
     "minilm_path",
+    "native_bf16",
+    "resolve_bf16",
     "resolve_device",
     "resolve_model",
 ]
@@ -169,6 +172,46 @@ def resolve_device(device: str | torch.device = "auto") -> torch.device:
     if resolved.type == "cuda" and not torch.cuda.is_available():
         raise ValueError(f"device {device!r} was requested but CUDA is not available; use 'auto'")
     return resolved
+
+
+def native_bf16(device: torch.device) -> bool:
+    """Whether ``device`` multiplies bfloat16 matrices in hardware, so that autocast pays off.
+
+    CUDA: :func:`torch.cuda.is_bf16_supported`. CPU: the AMX-BF16 tile unit (``amx_bf16`` in
+    ``/proc/cpuinfo``). ``avx512_bf16`` alone is not enough: on a 2-core Xeon with
+    ``avx512_bf16`` and no AMX (2026-11-27), one training step of the scoring chapter's stand-in
+    took 3.00 s under bfloat16 autocast and 2.07 s in float32 (``benchmarks/mlm_step.py``): the
+    conversions around every matrix product cost more than the narrower products save.
+
+    Examples
+    --------
+    >>> native_bf16(torch.device("meta"))
+    False
+    """
+    if device.type == "cuda":
+        return bool(torch.cuda.is_bf16_supported())
+    if device.type == "cpu":
+        return "amx_bf16" in machine()["isa"]
+    return False
+
+
+def resolve_bf16(bf16: bool | str, device: torch.device) -> bool:
+    """``bf16`` as a bool: ``True``/``False`` as given, ``"auto"``: :func:`native_bf16`.
+
+    Examples
+    --------
+    >>> resolve_bf16(False, torch.device("cpu"))
+    False
+    >>> resolve_bf16("yes", torch.device("cpu"))
+    Traceback (most recent call last):
+    ...
+    ValueError: bf16 must be true, false or 'auto', got 'yes'
+    """
+    if isinstance(bf16, bool):
+        return bf16
+    if bf16 == "auto":
+        return native_bf16(device)
+    raise ValueError(f"bf16 must be true, false or 'auto', got {bf16!r}")
 
 
 def _hf_offline() -> bool:

@@ -276,6 +276,29 @@ def test_adapt_mlm_cache_hit_does_not_train(encoder_dir, monkeypatch) -> None:
         adapt_mlm(TEXTS, config=other, show_progress=False)
 
 
+@pytest.mark.parametrize("native", [True, False])
+def test_auto_bf16_is_resolved_before_the_key(encoder_dir, monkeypatch, native) -> None:
+    """``bf16: auto`` trains as the machine decides, and the folder and card say what ran."""
+
+    def resolve(bf16, device):
+        return native if bf16 == "auto" else bf16
+
+    seen = []
+    real = mlm._bf16_autocast
+    monkeypatch.setattr(mlm, "resolve_bf16", resolve)
+    monkeypatch.setattr(mlm, "_bf16_autocast", lambda on, dev: seen.append(on) or real(on, dev))
+    auto = adapt_mlm(TEXTS, config=_cfg(encoder_dir, steps=2, head_steps=1, bf16="auto"),
+                     show_progress=False)  # fmt: skip
+    assert set(seen) == {native}
+    assert quality_card(auto)["config"]["bf16"] is native
+    explicit = adapt_mlm(TEXTS, config=_cfg(encoder_dir, steps=2, head_steps=1, bf16=native),
+                         show_progress=False)  # fmt: skip
+    assert explicit == auto  # the same key: a cache hit
+    tuned = _fine_tune(auto, TEXTS[:64], max_steps=1, bf16="auto")  # fine-tune the stand-in
+    assert tuned.params["bf16"] is native
+    assert _fine_tune(auto, TEXTS[:64], max_steps=1, bf16=native).path == tuned.path
+
+
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [

@@ -24,8 +24,11 @@ masking*, as RoBERTa): a share ``mlm_probability`` of the non-special tokens is 
 those 80 % become ``[MASK]``, 10 % a random token and 10 % stay. The loss is the cross-entropy
 at the selected positions only, and for BERT models the output layer is applied only there
 instead of scoring every position against the 30k-word vocabulary: one stand-in training step
-(batch 32 x 128, top 2 layers trainable, 2 CPU cores) took 1.9 s instead of 5.9 s, and 1.2 s
-with bfloat16 autocast (``benchmarks/mlm_step.py``).
+(batch 32 x 128, top 2 layers trainable, 2 CPU cores) took 1.9 s instead of 5.9 s
+(``benchmarks/mlm_step.py``). bfloat16 autocast (``bf16``) is a speed-up only where the hardware
+multiplies bfloat16 natively: 1.2 s on the 2026-11-25 host, but 3.00 s against 2.07 s in float32
+on a CPU with ``avx512_bf16`` and no AMX (every layer trainable). The book's profiles say
+``bf16: auto`` (:func:`~nlpbias.models.encoders.native_bf16`), and the model cards record what ran.
 
 **Randomness.** The randomness of step ``s`` comes from a generator seeded with
 ``(random_state, s)`` (:func:`step_generator`) and dropout from torch's global generator seeded
@@ -62,7 +65,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +76,7 @@ import torch
 from nlpbias.core import checks
 from nlpbias.core.cache import code_digest, models_dir
 from nlpbias.core.progress import progress
-from nlpbias.models.encoders import load_mlm, resolve_device, resolve_model
+from nlpbias.models.encoders import load_mlm, resolve_bf16, resolve_device, resolve_model
 from nlpbias.models.torch_utils import pad_ids
 
 __all__ = [
@@ -544,7 +547,9 @@ class StandInConfig:
     ``warmup_steps`` in each phase and decay linearly to 0 at ``steps``. ``mlm_probability`` is
     the share of tokens selected for the loss in training (held-out accuracy always masks 15 %);
     ``n_eval_blocks`` caps the held-out blocks (1 % of them); ``bf16`` turns on bfloat16
-    autocast; ``random_state`` seeds the new head, the split, the batches, masks and dropout.
+    autocast (``"auto"``: where the hardware multiplies bfloat16 natively,
+    :func:`~nlpbias.models.encoders.native_bf16`; the card's config says what ran);
+    ``random_state`` seeds the new head, the split, the batches, masks and dropout.
 
     Why the published recipe is what it is (issue 19): it reaches a held-out top-1 of about 0.27
     in 400 steps, about 9 minutes on 2 CPU cores. The recipe before it -- only the top 2 layers
@@ -569,7 +574,7 @@ class StandInConfig:
     weight_decay: float
     mlm_probability: float
     n_eval_blocks: int
-    bf16: bool
+    bf16: bool | str
     random_state: int
 
     @classmethod
@@ -759,6 +764,8 @@ def adapt_mlm(
         raise ValueError(f"max_minutes must be >= 0 or None, got {max_minutes!r}")
     texts = nonempty_texts(texts)
     fingerprint = texts_fingerprint(texts)
+    torch_device = resolve_device(device)
+    cfg = replace(cfg, bf16=resolve_bf16(cfg.bf16, torch_device))  # the key says what ran
     if output_dir is not None:
         out = Path(output_dir).expanduser()
     else:
@@ -768,7 +775,6 @@ def adapt_mlm(
         logger.info("stand-in found in %s", out)
         return out
     out.mkdir(parents=True, exist_ok=True)
-    torch_device = resolve_device(device)
     tokenizer, model = _build_standin(cfg.encoder, cfg.random_state)
     model.to(torch_device)
     blocks = pack_blocks(tokenizer, texts, max_length=cfg.max_length, show_progress=show_progress)
@@ -1030,7 +1036,7 @@ def fine_tune_mlm(
     val_texts: Sequence[str] | None = None,
     val_fraction: float = 0.1,
     train_embeddings: bool = False,
-    bf16: bool = True,
+    bf16: bool | str = "auto",
     random_state: int,
     output_dir: str | Path | None = None,
     device: str | torch.device = "auto",
@@ -1066,8 +1072,10 @@ def fine_tune_mlm(
     train_embeddings : bool, default False
         Also train the word embeddings (the tied output layer). Off in the book: on a few
         thousand posts, updating 30k embedding rows mostly moves the rows the person used.
-    bf16 : bool, default True
-        bfloat16 autocast (CPU and CUDA).
+    bf16 : bool or "auto", default "auto"
+        bfloat16 autocast (CPU and CUDA); ``"auto"``: where the hardware multiplies bfloat16
+        natively (:func:`~nlpbias.models.encoders.native_bf16`), float32 elsewhere. The
+        resolved value is part of the cache key and of ``params``.
     random_state : int
         Seeds the held-out split (without ``val_texts``), the batch order, masks and dropout.
     output_dir : str or Path, optional
@@ -1104,6 +1112,8 @@ def fine_tune_mlm(
     else:
         train_texts, held_texts = texts, nonempty_texts(val_texts, "val_texts")
     base_name = resolve_model(base)
+    torch_device = resolve_device(device)
+    bf16 = resolve_bf16(bf16, torch_device)
     params = {
         "base": _model_identity(base_name),
         "epochs": epochs,
@@ -1124,7 +1134,6 @@ def fine_tune_mlm(
         saved = json.loads(record.read_text())
         if saved.get("key") == key:
             return FineTuneResult(path=out, **saved["result"])
-    torch_device = resolve_device(device)
     tokenizer, model = load_mlm(base_name, device=torch_device)
     train = pack_blocks(tokenizer, train_texts, max_length=max_length)
     held_out = pack_blocks(tokenizer, held_texts, max_length=max_length)
