@@ -291,6 +291,8 @@ def test_auto_bf16_is_resolved_before_the_key(encoder_dir, monkeypatch, native) 
                      show_progress=False)  # fmt: skip
     assert set(seen) == {native}
     assert quality_card(auto)["config"]["bf16"] is native
+    precision = mlm.card_summary(quality_card(auto))["precision"]
+    assert precision == ("bfloat16 autocast" if native else "float32")
     explicit = adapt_mlm(TEXTS, config=_cfg(encoder_dir, steps=2, head_steps=1, bf16=native),
                          show_progress=False)  # fmt: skip
     assert explicit == auto  # the same key: a cache hit

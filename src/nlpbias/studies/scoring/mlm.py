@@ -552,13 +552,13 @@ class StandInConfig:
     ``random_state`` seeds the new head, the split, the batches, masks and dropout.
 
     Why the published recipe is what it is (issue 19): it reaches a held-out top-1 of about 0.27
-    in 400 steps, about 9 minutes on 2 CPU cores. The recipe before it -- only the top 2 layers
-    trained, word embeddings frozen, 15 % of the tokens selected, 4,000 steps -- reached 0.242 in
-    79 minutes: MiniLM's encoder was distilled for sentence embeddings, and its upper layers have
-    to be re-trained as a whole to fill blanks again; a forward pass costs the same whichever
-    layers train, so the whole model learns far more per step for about 1.4 times the time per
-    step; and selecting 30 % of the tokens gives twice the training signal for the same forward
-    pass.
+    in 400 steps (10 minutes on the 2 CPU cores of 2026-11-25, in bfloat16). The recipe before
+    it -- only the top 2 layers trained, word embeddings frozen, 15 % of the tokens selected,
+    4,000 steps -- reached 0.242 in 79 minutes: MiniLM's encoder was distilled for sentence
+    embeddings, and its upper layers have to be re-trained as a whole to fill blanks again; a
+    forward pass costs the same whichever layers train, so the whole model learns far more per
+    step for about 1.4 times the time per step; and selecting 30 % of the tokens gives twice the
+    training signal for the same forward pass.
     """
 
     encoder: str
@@ -920,6 +920,7 @@ def card_summary(card: dict[str, Any]) -> pd.Series:
             "steps planned": card["config"]["steps"],
             "training minutes": round(card["training_seconds"] / 60, 1),
             "device": card["device"],
+            "precision": "bfloat16 autocast" if card["config"]["bf16"] is True else "float32",
             "held-out top-1": card["held_out"]["top1"],
             "held-out top-5": card["held_out"]["top5"],
             "held-out masked tokens": int(card["held_out"]["n_masked"]),
