@@ -12,7 +12,11 @@ seconds and held-out top-1 from its quality card), since it is most of that chap
     .venv/bin/python benchmarks/paper_build.py --cache /tmp/c --keep-cache       # inspect it after
 
 The executed notebooks land in ``_build/notebooks`` (as ``make book`` leaves them) and the times
-in ``_build/paper_build-<profile>.json``. Nothing here is asserted: this is a measurement.
+in ``_build/paper_build-<profile>.json``, with the date, the CPU and whether the machine was idle
+at the start. ``--record`` also copies them to ``benchmarks/measured/`` (commit it) and rewrites
+the times in README.md and the book's pages from them (``nlpbias.book.timings``); a test fails
+when those pages and the recorded measurement disagree. Nothing here is asserted: this is a
+measurement.
 """
 
 from __future__ import annotations
@@ -53,6 +57,31 @@ def _minutes(seconds: float | None) -> str:
     return "" if seconds is None else f"{seconds / 60:6.1f}"
 
 
+def _busy_share(seconds: float = 2.0) -> float | None:
+    """The share of CPU time spent busy over ``seconds`` (from /proc/stat), before we start."""
+    stat = Path("/proc/stat")
+    if not stat.is_file():
+        return None
+
+    def sample() -> tuple[int, int]:
+        values = [int(v) for v in stat.read_text().splitlines()[0].split()[1:]]
+        idle = values[3] + values[4]  # idle + iowait
+        return sum(values) - idle, sum(values)
+
+    busy0, total0 = sample()
+    time.sleep(seconds)
+    busy1, total1 = sample()
+    return (busy1 - busy0) / max(1, total1 - total0)
+
+
+def _machine_state() -> str:
+    share = _busy_share()
+    if share is None:
+        return "machine state not measured"
+    state = "idle" if share < 0.1 else "busy"
+    return f"{state} at the start ({100 * share:.0f} % of the CPU time busy over 2 s)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", default="paper")
@@ -60,7 +89,14 @@ def main() -> None:
     parser.add_argument("--keep-cache", action="store_true", help="keep the cache afterwards")
     parser.add_argument("--previous", default=str(PREVIOUS), help="previous times (JSON) or none")
     parser.add_argument("--only", nargs="+", help="time these chapters only (no HTML build)")
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="also copy the times to benchmarks/measured/ and rewrite the docs' marked regions",
+    )
     args = parser.parse_args()
+    if args.record and args.only:
+        parser.error("--record needs the whole book (the docs quote its total); drop --only")
 
     cache = args.cache or Path(tempfile.mkdtemp(prefix="nlpbias-empty-cache-"))
     cache.mkdir(parents=True, exist_ok=True)
@@ -73,6 +109,11 @@ def main() -> None:
 
     steps = args.only or _chapters(args.profile)
     times: dict[str, float] = {}
+    from nlpbias.core.repro import machine
+
+    state = _machine_state()
+    date = time.strftime("%Y-%m-%d", time.gmtime())
+    print(state, flush=True)
     print(f"profile {args.profile}, empty cache {cache}, {os.cpu_count()} CPUs", flush=True)
     try:
         for chapter in steps:
@@ -94,7 +135,18 @@ def main() -> None:
         old = before.get(step)
         ratio = f"{old / seconds:7.1f}x" if old else ""
         print(f"{step:<24}{_minutes(seconds):>10}{_minutes(old):>14}{ratio:>8}")
-    result = {"profile": args.profile, "cpus": os.cpu_count(), "seconds": times, "total": total}
+    result = {
+        "profile": args.profile,
+        "date": date,
+        "cpus": os.cpu_count(),
+        "machine_state": state,
+        "machine": {k: machine()[k] for k in ("cpu_model", "cpu_family_model_stepping", "isa")},
+        "git_commit": subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip(),
+        "seconds": times,
+        "total": total,
+    }
     if card is not None:
         result["standin"] = {
             "training_seconds": card["training_seconds"],
@@ -111,6 +163,14 @@ def main() -> None:
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(result, indent=1))
     print(f"written {out.relative_to(ROOT)}")
+    if args.record:
+        from nlpbias.book import timings
+
+        recorded = timings.measurement_path(ROOT, args.profile)
+        recorded.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(out, recorded)
+        stale = timings.sync(ROOT)
+        print(f"recorded {recorded.relative_to(ROOT)}; rewrote {', '.join(stale) or 'nothing'}")
 
 
 if __name__ == "__main__":
