@@ -69,13 +69,21 @@ def test_a_stale_region_is_reported_then_rewritten(tmp_path) -> None:
 
 
 def test_a_missing_or_partial_measurement_names_the_command(tmp_path) -> None:
-    page = "<!-- paper_build:demo -->x<!-- /paper_build:demo -->"
+    page = "Takes <!-- paper_build:demo -->x<!-- /paper_build:demo -->"
     root = _project(tmp_path, None, {"README.md": page})
     with pytest.raises(FileNotFoundError, match=r"paper_build.py --profile demo --record"):
         timings.sync(root, check=True)
     partial = {k: v for k, v in _measurement(profile="demo").items() if k != "date"}
     root = _project(tmp_path / "p", partial, {"README.md": page})
     with pytest.raises(ValueError, match=r"lacks date; record it again"):
+        timings.sync(root, check=True)
+
+
+def test_a_region_that_begins_a_line_is_refused(tmp_path) -> None:
+    """MyST reads a line that starts with ``<!--`` as raw HTML: the region would print as is."""
+    page = "The book takes\n<!-- paper_build:paper -->x<!-- /paper_build:paper -->.\n"
+    root = _project(tmp_path, _measurement(), {"book/scale.md": page})
+    with pytest.raises(ValueError, match=r"book/scale.md:2: a build-time region begins the line"):
         timings.sync(root, check=True)
 
 

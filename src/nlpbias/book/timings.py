@@ -10,7 +10,9 @@ rewrites every marked region of :data:`DOCS` from the recorded measurement. A re
 
 The test suite runs ``sync(root, check=True)``: a page whose times differ from the recorded
 measurement fails it, and so does a recorded measurement without its date. Prose around a region
-may explain a number, but should not repeat it.
+may explain a number, but should not repeat it. A region must not begin a line: Markdown (MyST,
+CommonMark) reads a line that starts with ``<!--`` as a raw HTML block and would print the
+region's ``**bold**`` and backticks as they are.
 """
 
 from __future__ import annotations
@@ -127,6 +129,12 @@ def sync(root: Path, *, check: bool = False) -> list[str]:
     for name in DOCS:
         path = root / name
         text = path.read_text(encoding="utf-8")
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.lstrip().startswith("<!-- paper_build:"):
+                raise ValueError(
+                    f"{name}:{number}: a build-time region begins the line, so Markdown would "
+                    "print it as raw HTML; put some of the sentence before it on that line"
+                )
 
         def fill(match: re.Match[str], name: str = name) -> str:
             profile, style = match["profile"], match["style"]
