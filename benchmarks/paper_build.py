@@ -57,29 +57,13 @@ def _minutes(seconds: float | None) -> str:
     return "" if seconds is None else f"{seconds / 60:6.1f}"
 
 
-def _busy_share(seconds: float = 2.0) -> float | None:
-    """The share of CPU time spent busy over ``seconds`` (from /proc/stat), before we start."""
-    stat = Path("/proc/stat")
-    if not stat.is_file():
-        return None
-
-    def sample() -> tuple[int, int]:
-        values = [int(v) for v in stat.read_text().splitlines()[0].split()[1:]]
-        idle = values[3] + values[4]  # idle + iowait
-        return sum(values) - idle, sum(values)
-
-    busy0, total0 = sample()
-    time.sleep(seconds)
-    busy1, total1 = sample()
-    return (busy1 - busy0) / max(1, total1 - total0)
-
-
 def _machine_state() -> str:
-    share = _busy_share()
-    if share is None:
-        return "machine state not measured"
-    state = "idle" if share < 0.1 else "busy"
-    return f"{state} at the start ({100 * share:.0f} % of the CPU time busy over 2 s)"
+    """Whether the CPUs were idle just before the build started (psutil, over 2 s)."""
+    import psutil
+
+    busy = psutil.cpu_percent(interval=2.0)
+    state = "idle" if busy < 10 else "busy"
+    return f"{state} at the start ({busy:.0f} % of the CPU time busy over 2 s)"
 
 
 def main() -> None:
@@ -109,6 +93,7 @@ def main() -> None:
 
     steps = args.only or _chapters(args.profile)
     times: dict[str, float] = {}
+    from nlpbias.book.runner import git_commit
     from nlpbias.core.repro import machine
 
     state = _machine_state()
@@ -141,9 +126,7 @@ def main() -> None:
         "cpus": os.cpu_count(),
         "machine_state": state,
         "machine": {k: machine()[k] for k in ("cpu_model", "cpu_family_model_stepping", "isa")},
-        "git_commit": subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
-        ).stdout.strip(),
+        "git_commit": git_commit(ROOT),
         "seconds": times,
         "total": total,
     }
