@@ -37,7 +37,24 @@ EXPECTED = {
     "dong_career_family",
     "dong_pleasant_unpleasant",
     "dong_leader_follower",
+    "may2019_angry_black_woman",
+    "may2019_angry_black_woman_race",
+    "may2019_angry_black_woman_gender",
+    *(
+        f"guo2021_{pair}_{kind}{axis}"
+        for pair in ("af_em", "mf_em")
+        for kind in ("intersectional", "emergent")
+        for axis in ("", "_race", "_gender")
+    ),
 }
+
+INTERSECTIONAL = [
+    "guo2021_af_em_intersectional",
+    "guo2021_af_em_emergent",
+    "guo2021_mf_em_intersectional",
+    "guo2021_mf_em_emergent",
+    "may2019_angry_black_woman",
+]
 
 
 def _bib_keys() -> set[str]:
@@ -242,6 +259,91 @@ def test_dong_sets_without_data_home():
     assert cf.reported["career"] < 0 < cf.reported["family"]
 
 
+# --------------------------------------------------------------------------- intersectional tests
+
+
+def test_exactly_the_intersectional_tests_have_components():
+    with_components = sorted(n for n in NAMES if load_wordset(n).components is not None)
+    assert with_components == sorted(INTERSECTIONAL)
+
+
+@pytest.mark.parametrize("name", INTERSECTIONAL)
+def test_components_load_and_share_the_attributes(name):
+    ws = load_wordset(name)
+    assert set(ws.components) == {"race", "gender"}
+    assert ws.components == {"race": f"{name}_race", "gender": f"{name}_gender"}
+    for comp_name in ws.components.values():
+        comp = load_wordset(comp_name)
+        assert comp.components is None, "a component is a single-axis test"
+        assert comp.citation == ws.citation
+        # same attribute sets, same names, same order: the components differ only in targets
+        assert list(comp.attributes.items()) == list(ws.attributes.items())
+
+
+@pytest.mark.parametrize("name", INTERSECTIONAL)
+def test_component_targets_contain_the_tests_names_on_the_matching_side(name):
+    ws = load_wordset(name)
+    t1, t2 = (set(words) for words in ws.targets.values())
+    race1, race2 = (set(w) for w in load_wordset(ws.components["race"]).targets.values())
+    gender1, gender2 = (set(w) for w in load_wordset(ws.components["gender"]).targets.values())
+    # race: T1 (minority women) in the minority side, T2 in the other race's side
+    assert t1 <= race1 and t2 <= race2
+    # race: each side adds the other gender's names of its own race (both sides grow)
+    assert race1 - t1 and race2 - t2
+    if name.startswith("guo2021"):
+        # T1 women, T2 men: gender component is women (both races) vs men (both races)
+        assert t1 <= gender1 and t2 <= gender2
+        # balanced: the race component's sides split evenly between the gender sides
+        assert len(race1 & gender1) == len(race1 & gender2) == len(t1)
+        assert len(race2 & gender1) == len(race2 & gender2) == len(t2)
+    else:
+        # ABW: both target sets are women, so the female side holds all of the test's names
+        assert t1 | t2 == gender1
+        assert gender2 == (race1 - t1) | (race2 - t2), "the men are the race component's additions"
+        assert len(gender2 & race1) == len(gender2 & race2)
+
+
+def test_guo_names_are_twelve_per_group_and_shared_across_tests():
+    af = load_wordset("guo2021_af_em_intersectional")
+    mf = load_wordset("guo2021_mf_em_intersectional")
+    em = af.targets["european_american_male_names"]
+    assert em == mf.targets["european_american_male_names"]
+    assert [len(v) for v in (*af.targets.values(), *mf.targets.values())] == [12] * 4
+    for kind in ("intersectional", "emergent"):
+        for pair in ("af_em", "mf_em"):
+            base = load_wordset(f"guo2021_{pair}_intersectional")
+            other = load_wordset(f"guo2021_{pair}_{kind}")
+            assert dict(other.targets) == dict(base.targets)
+    # the emergent attributes are a subset of the intersectional ones of the same group
+    for pair in ("af_em", "mf_em"):
+        inter = load_wordset(f"guo2021_{pair}_intersectional").attributes
+        emerg = load_wordset(f"guo2021_{pair}_emergent").attributes
+        for (_, words_i), (_, words_e) in zip(inter.items(), emerg.items(), strict=True):
+            assert set(words_e) <= set(words_i)
+    assert load_wordset("guo2021_af_em_emergent").attributes[
+        "european_american_male_emergent_biases"
+    ] == ("successful", "educated")
+    assert (
+        "José"
+        in load_wordset("guo2021_mf_em_intersectional_race").targets["mexican_american_names"]
+    )
+
+
+def test_angry_black_woman_lists():
+    ws = load_wordset("may2019_angry_black_woman")
+    assert ws.target_names == ("black_female_names", "white_female_names")
+    assert ws.attribute_names == ("angry_black_woman_stereotype", "near_antonyms")
+    sizes = [len(v) for v in (*ws.targets.values(), *ws.attributes.values())]
+    assert sizes == [15, 15, 18, 18]
+    assert ws.attributes["angry_black_woman_stereotype"][0] == "shrill"
+    assert ws.attributes["near_antonyms"][-1] == "submissive"
+    # the men's names of the components are Bertrand & Mullainathan's, as in Caliskan's WEAT 4
+    weat4 = load_wordset("caliskan_weat4").targets
+    men = set(load_wordset("may2019_angry_black_woman_gender").targets["male_names"])
+    assert men <= set(weat4["european_american_names"]) | set(weat4["african_american_names"])
+    assert len(men) == 18
+
+
 # --------------------------------------------------------------------------- against the data home
 
 
@@ -415,6 +517,37 @@ def test_malformed_files_name_the_file_and_the_field(tmp_path, one_line, old, ne
         load_wordset("toy", folder=tmp_path)
     msg = one_line(err)
     assert "toy.yaml" in msg and expected in msg
+
+
+def test_components_name_other_word_set_files(tmp_path):
+    _write(tmp_path, VALID.replace("name: toy", "name: toy_race"), name="toy_race")
+    _write(tmp_path, VALID + "components:\n  race: toy_race\n")
+    ws = load_wordset("toy", folder=tmp_path)
+    assert ws.components == {"race": "toy_race"}
+    with pytest.raises(TypeError):
+        ws.components["gender"] = "x"  # type: ignore[index]
+    assert load_wordset("toy_race", folder=tmp_path).components is None
+
+
+@pytest.mark.parametrize(
+    ("components", "expected"),
+    [
+        ("  race: toy_missing\n", "'components.race' is 'toy_missing', but there is no"),
+        ("  race: toy\n", "'components.race' names the file itself"),
+        ("  race: 3\n", "'components.race' must be the name of a word-set file"),
+        ("  Race: toy_race\n", "has axis 'Race'"),
+        (" [toy_race]\n", "field 'components' must be a non-empty mapping"),
+        (" {}\n", "field 'components' must be a non-empty mapping"),
+    ],
+)
+def test_a_bad_component_is_rejected_naming_the_file(tmp_path, one_line, components, expected):
+    _write(tmp_path, VALID.replace("name: toy", "name: toy_race"), name="toy_race")
+    _write(tmp_path, VALID + "components:" + ("\n" if components.startswith("  ") else "")
+           + components)  # fmt: skip
+    with pytest.raises(ValueError) as err:
+        load_wordset("toy", folder=tmp_path)
+    msg = one_line(err)
+    assert "word set file toy.yaml" in msg and expected in msg
 
 
 @pytest.mark.parametrize("text", ["targets: [a, b\n", "- just\n- a list\n"])

@@ -20,6 +20,12 @@ A word set is one YAML file in the project's ``data/wordsets/`` folder. Every fi
 ``reported`` (optional)
     The published values for this test (e.g. ``effect_size``, ``p`` and ``p_bound`` for Caliskan
     et al. 2017 Table 1, or Dong's per-attribute scores), with the ``model`` they were measured on.
+``components`` (optional)
+    For an intersectional test, its single-axis components: a mapping of axis names (``race``,
+    ``gender``) to the names of other word-set files in the same folder, e.g. ``{race:
+    guo2021_af_em_intersectional_race, gender: guo2021_af_em_intersectional_gender}``. A component
+    has the test's attributes (same order) and, as targets, both groups of the other axis merged,
+    with the test's first target set inside its first target set (see each file's ``notes``).
 
 The lists are facts of the published tests; nothing here computes a bias. Word sets extracted
 from a dataset by PMI (``davidson_gender``, ``davidson_race``) keep the record of their manual
@@ -55,9 +61,10 @@ __all__ = [
 ]
 
 _REQUIRED = ("name", "title", "targets", "attributes", "source", "citation", "notes")
-_OPTIONAL = ("reported",)
+_OPTIONAL = ("reported", "components")
 _TEXT_FIELDS = ("title", "source", "citation", "notes")
 _BIBKEY = re.compile(r"^[A-Za-z][A-Za-z0-9_:.-]*$")
+_AXIS = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 @dataclass(frozen=True)
@@ -81,6 +88,9 @@ class WordSet:
         Provenance, BibTeX key of ``book/references.bib``, and caveats.
     reported : Mapping or None
         Published values for this test, if any.
+    components : Mapping[str, str] or None
+        For an intersectional test, axis name -> name of the word set of that axis alone
+        (e.g. ``{'race': ..., 'gender': ...}``); ``None`` for other tests.
 
     Examples
     --------
@@ -89,6 +99,8 @@ class WordSet:
     (('flowers', 'insects'), ('pleasant', 'unpleasant'))
     >>> ws.targets["flowers"][:3]
     ('aster', 'clover', 'hyacinth')
+    >>> dict(load_wordset("guo2021_af_em_intersectional").components)["race"]
+    'guo2021_af_em_intersectional_race'
     """
 
     name: str
@@ -99,6 +111,7 @@ class WordSet:
     citation: str
     notes: str
     reported: Mapping[str, Any] | None = None
+    components: Mapping[str, str] | None = None
 
     def __hash__(self) -> int:
         return hash((self.name, tuple(self.targets.items()), tuple(self.attributes.items())))
@@ -179,6 +192,38 @@ def _word_sets(spec: dict, field: str, where: str) -> MappingProxyType:
     return MappingProxyType(out)
 
 
+def _components(spec: dict, path: Path, where: str) -> MappingProxyType | None:
+    """The optional ``components`` field: axis name -> name of another word-set file in ``path``'s
+    folder."""
+    comps = spec.get("components")
+    if comps is None:
+        return None
+    if not isinstance(comps, Mapping) or not comps:
+        raise ValueError(
+            f"{where}: field 'components' must be a non-empty mapping of axis names to word-set "
+            f"names, e.g. {{race: <name>, gender: <name>}}, got {comps!r}"
+        )
+    out: dict[str, str] = {}
+    for axis, name in comps.items():
+        if not isinstance(axis, str) or not _AXIS.match(axis):
+            raise ValueError(
+                f"{where}: field 'components' has axis {axis!r}; an axis name is a lowercase word "
+                "such as 'race' or 'gender'"
+            )
+        at = f"{where}: field 'components.{axis}'"
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"{at} must be the name of a word-set file, got {name!r}")
+        if name == path.stem:
+            raise ValueError(f"{at} names the file itself; a component is another word set")
+        if not (path.parent / f"{name}.yaml").is_file():
+            raise ValueError(
+                f"{at} is {name!r}, but there is no word-set file {name}.yaml in {path.parent}; "
+                f"add the file or fix the name (available: {_available(path.parent)})"
+            )
+        out[axis] = name
+    return MappingProxyType(out)
+
+
 def _parse(path: Path) -> WordSet:
     where = f"word set file {path.name}"
     try:
@@ -221,6 +266,7 @@ def _parse(path: Path) -> WordSet:
         citation=spec["citation"],
         notes=spec["notes"].strip(),
         reported=None if reported is None else _freeze(reported),
+        components=_components(spec, path, where),
     )
 
 
