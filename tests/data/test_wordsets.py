@@ -571,3 +571,34 @@ def test_reported_values_reads_the_papers_numbers_and_skips_sets_without_them() 
     weat7 = table.set_index("name").loc["caliskan_weat7"]
     assert weat7["reported_effect_size"] == 1.06 and weat7["reported_p"] == 0.018
     assert weat7["p_bound"] == "=" and "GloVe" in weat7["model"]
+
+
+def test_area_is_read_and_checked(tmp_path, one_line):
+    from nlpbias.data.wordsets import AREAS
+
+    _write(tmp_path, VALID + "area: race\n")
+    assert load_wordset("toy", folder=tmp_path).area == "race"
+    _write(tmp_path, VALID)
+    assert load_wordset("toy", folder=tmp_path).area is None
+    _write(tmp_path, VALID + "area: Race\n")
+    with pytest.raises(ValueError) as err:
+        load_wordset("toy", folder=tmp_path)
+    msg = one_line(err)
+    assert "toy.yaml" in msg and "field 'area'" in msg and str(list(AREAS)) in msg
+
+
+def test_the_books_tests_name_their_area():
+    # every WEAT-style test of Caliskan et al., the intersectional tests and their components,
+    # and the perturbation chapter's tests can be grouped by area
+    table = available_wordsets()
+    needed = [n for n in table["name"] if n.startswith(("caliskan_", "guo2021_", "may2019_"))]
+    needed += ["science_arts", "instruments_weapons", "wajdalevie_likable"]
+    assert {n: load_wordset(n).area for n in needed if load_wordset(n).area is None} == {}
+    for name in needed:
+        ws = load_wordset(name)
+        if ws.components:
+            assert ws.area == "intersectional"
+            assert {a: load_wordset(c).area for a, c in ws.components.items()} == {
+                "race": "race",
+                "gender": "gender",
+            }

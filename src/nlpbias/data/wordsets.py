@@ -26,6 +26,11 @@ A word set is one YAML file in the project's ``data/wordsets/`` folder. Every fi
     guo2021_af_em_intersectional_race, gender: guo2021_af_em_intersectional_gender}``. A component
     has the test's attributes (same order) and, as targets, both groups of the other axis merged,
     with the test's first target set inside its first target set (see each file's ``notes``).
+``area`` (optional)
+    The area of bias the test measures, one lowercase word: ``gender``, ``race``,
+    ``intersectional``, ``age``, ``health`` or ``non-social`` (flowers/insects,
+    instruments/weapons). Analyses that group tests by area (the perturbation chapter's
+    correlation of differential bias between tests) read it; a test without it cannot be grouped.
 
 The lists are facts of the published tests; nothing here computes a bias. Word sets extracted
 from a dataset by PMI (``davidson_gender``, ``davidson_race``) keep the record of their manual
@@ -50,6 +55,7 @@ from nlpbias.core.paths import data_file
 from nlpbias.data.pmi import extract_pmi, load_selection
 
 __all__ = [
+    "AREAS",
     "WordSet",
     "available_wordsets",
     "extract_pmi",
@@ -61,7 +67,9 @@ __all__ = [
 ]
 
 _REQUIRED = ("name", "title", "targets", "attributes", "source", "citation", "notes")
-_OPTIONAL = ("reported", "components")
+_OPTIONAL = ("reported", "components", "area")
+#: The areas of bias a word set may name (field ``area``).
+AREAS = ("gender", "race", "intersectional", "age", "health", "non-social")
 _TEXT_FIELDS = ("title", "source", "citation", "notes")
 _BIBKEY = re.compile(r"^[A-Za-z][A-Za-z0-9_:.-]*$")
 _AXIS = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -91,6 +99,8 @@ class WordSet:
     components : Mapping[str, str] or None
         For an intersectional test, axis name -> name of the word set of that axis alone
         (e.g. ``{'race': ..., 'gender': ...}``); ``None`` for other tests.
+    area : str or None
+        The area of bias (one of :data:`AREAS`), where the file gives it.
 
     Examples
     --------
@@ -112,6 +122,7 @@ class WordSet:
     notes: str
     reported: Mapping[str, Any] | None = None
     components: Mapping[str, str] | None = None
+    area: str | None = None
 
     def __hash__(self) -> int:
         return hash((self.name, tuple(self.targets.items()), tuple(self.attributes.items())))
@@ -224,6 +235,14 @@ def _components(spec: dict, path: Path, where: str) -> MappingProxyType | None:
     return MappingProxyType(out)
 
 
+def _area(spec: dict, where: str) -> str | None:
+    """The optional ``area`` field: one of :data:`AREAS`."""
+    area = spec.get("area")
+    if area is not None and area not in AREAS:
+        raise ValueError(f"{where}: field 'area' is {area!r}; use one of {list(AREAS)}")
+    return area
+
+
 def _parse(path: Path) -> WordSet:
     where = f"word set file {path.name}"
     try:
@@ -267,6 +286,7 @@ def _parse(path: Path) -> WordSet:
         notes=spec["notes"].strip(),
         reported=None if reported is None else _freeze(reported),
         components=_components(spec, path, where),
+        area=_area(spec, where),
     )
 
 
