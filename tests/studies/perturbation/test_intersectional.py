@@ -126,7 +126,7 @@ def test_a_test_without_components_is_refused(planted, one_line):
 def test_the_books_intersectional_word_sets_have_components():
     from nlpbias.data.wordsets import available_wordsets, load_wordset
 
-    tests = [n for n in available_wordsets() if load_wordset(n).components]
+    tests = [n for n in available_wordsets()["name"] if load_wordset(n).components]
     assert len(tests) >= 3
     for name in tests:
         assert set(it._components(name, None)) >= {"race", "gender"}
