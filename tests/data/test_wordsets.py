@@ -40,6 +40,8 @@ EXPECTED = {
     "may2019_angry_black_woman",
     "may2019_angry_black_woman_race",
     "may2019_angry_black_woman_gender",
+    "may2019_weat3b",
+    "may2019_weat5b",
     "manzini2019_race_black_white",
     "manzini2019_race_asian_white",
     *(
@@ -376,6 +378,20 @@ def test_manzini_race_sets_are_the_columns_of_the_definite_sets():
     assert bw.attributes["white_stereotypes"][:3] == ("manager", "executive", "redneck")
     assert len(bw.attributes["white_stereotypes"]) == 6
     assert bw.citation == aw.citation == "manzini2019black"
+
+
+@pytest.mark.parametrize("number", [3, 5])
+def test_seat_b_tests_are_weat_with_group_terms_for_names(number):
+    ws = load_wordset(f"may2019_weat{number}b")
+    weat = load_wordset(f"caliskan_weat{number}")
+    assert dict(ws.attributes) == dict(weat.attributes)
+    assert ws.target_names == ("european_american_terms", "african_american_terms")
+    european, african = ws.targets.values()
+    assert len(european) == len(african) == 15
+    assert european[0] == "European American" and african[0] == "African American"
+    # every term is '<nationality> American'
+    assert all(t.endswith(" American") and len(t.split()) >= 2 for t in (*european, *african))
+    assert ws.citation == "may2019measuring"
 
 
 # --------------------------------------------------------------------------- against the data home
