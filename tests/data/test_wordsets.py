@@ -40,6 +40,10 @@ EXPECTED = {
     "may2019_angry_black_woman",
     "may2019_angry_black_woman_race",
     "may2019_angry_black_woman_gender",
+    "may2019_weat3b",
+    "may2019_weat5b",
+    "manzini2019_race_black_white",
+    "manzini2019_race_asian_white",
     *(
         f"guo2021_{pair}_{kind}{axis}"
         for pair in ("af_em", "mf_em")
@@ -342,6 +346,52 @@ def test_angry_black_woman_lists():
     men = set(load_wordset("may2019_angry_black_woman_gender").targets["male_names"])
     assert men <= set(weat4["european_american_names"]) | set(weat4["african_american_names"])
     assert len(men) == 18
+
+
+def test_manzini_race_sets_are_the_columns_of_the_definite_sets():
+    # Manzini et al.'s definite sets (race_attributes_optm.json, commit c0fe870): aligned triples
+    # in class order black, caucasian, asian
+    triples = [
+        ("black", "caucasian", "asian"),
+        ("african", "caucasian", "asian"),
+        ("black", "white", "asian"),
+        ("africa", "america", "asia"),
+        ("africa", "america", "china"),
+        ("africa", "europe", "asia"),
+    ]
+    black, white, asian = (list(dict.fromkeys(col)) for col in zip(*triples, strict=True))
+    bw = load_wordset("manzini2019_race_black_white")
+    aw = load_wordset("manzini2019_race_asian_white")
+    assert bw.target_names == ("black_terms", "white_terms")
+    assert aw.target_names == ("asian_terms", "white_terms")
+    assert list(bw.targets["black_terms"]) == black == ["black", "african", "africa"]
+    assert list(aw.targets["asian_terms"]) == asian == ["asian", "asia", "china"]
+    assert list(bw.targets["white_terms"]) == list(aw.targets["white_terms"]) == white
+    # stereotype-consistent order: the first attribute set belongs to the first target group
+    assert bw.attribute_names == ("black_stereotypes", "white_stereotypes")
+    assert aw.attribute_names == ("asian_stereotypes", "white_stereotypes")
+    assert bw.attributes["black_stereotypes"] == (
+        "slave", "musician", "runner", "criminal", "homeless"
+    )  # fmt: skip
+    assert aw.attributes["asian_stereotypes"] == ("doctor", "engineer", "laborer", "teacher")
+    assert bw.attributes["white_stereotypes"] == aw.attributes["white_stereotypes"]
+    assert bw.attributes["white_stereotypes"][:3] == ("manager", "executive", "redneck")
+    assert len(bw.attributes["white_stereotypes"]) == 6
+    assert bw.citation == aw.citation == "manzini2019black"
+
+
+@pytest.mark.parametrize("number", [3, 5])
+def test_seat_b_tests_are_weat_with_group_terms_for_names(number):
+    ws = load_wordset(f"may2019_weat{number}b")
+    weat = load_wordset(f"caliskan_weat{number}")
+    assert dict(ws.attributes) == dict(weat.attributes)
+    assert ws.target_names == ("european_american_terms", "african_american_terms")
+    european, african = ws.targets.values()
+    assert len(european) == len(african) == 15
+    assert european[0] == "European American" and african[0] == "African American"
+    # every term is '<nationality> American'
+    assert all(t.endswith(" American") and len(t.split()) >= 2 for t in (*european, *african))
+    assert ws.citation == "may2019measuring"
 
 
 # --------------------------------------------------------------------------- against the data home
