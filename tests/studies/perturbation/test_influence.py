@@ -326,3 +326,21 @@ def test_singular_hessian_needs_damping(one_line):
         random_state=0,
     )
     assert np.isfinite(table["delta_b"]).all()
+
+
+def test_weat_index_refuses_multi_word_entries_as_a_skippable_error():
+    from nlpbias.metrics.query import OutOfVocabularyError, Query
+    from nlpbias.studies.perturbation.glove import build_vocabulary
+
+    vocab = build_vocabulary([["european", "american", "african", "he", "she"]], min_count=1,
+                             max_size=None)  # fmt: skip
+    query = Query(
+        targets={"ea": ["european american"], "aa": ["african american"]},
+        attributes={"m": ["he"], "f": ["she"]},
+        name="multi",
+    )
+    with pytest.raises(OutOfVocabularyError) as err:
+        weat_index(query, vocab, max_missing=0.0, random_state=0)
+    msg = str(err.value)
+    assert "multi-word entries" in msg and "european american" in msg and "\n" not in msg
+    assert err.value.missing == {"ea": ("european american",), "aa": ("african american",)}

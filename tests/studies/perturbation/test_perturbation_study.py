@@ -132,6 +132,21 @@ def test_usable_wordsets_respects_max_missing() -> None:
     assert "hers" in skipped["reason"].iloc[0]
 
 
+def test_usable_wordsets_skips_a_test_with_one_target_word_left() -> None:
+    science = load_wordset(WS).targets["science"]
+    p = prepare(
+        make_documents(drop=tuple(science[1:])),
+        min_count=1,
+        window=WINDOW,
+        show_progress=False,
+        max_size=None,
+    )
+    usable, skipped = pt.usable_wordsets(p, [WS], max_missing=0.95, random_state=0)
+    assert usable == []
+    # the targets are balanced by dropping arts words at random, so both sets keep one
+    assert "fewer than 2 target words left (science: 1, arts: 1)" in skipped["reason"].iloc[0]
+
+
 # --------------------------------------------------------------------------- baseline_table
 
 

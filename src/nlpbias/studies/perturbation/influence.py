@@ -29,6 +29,7 @@ effect sizes of thousands of perturbed embeddings are computed as one batched te
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -126,6 +127,24 @@ def weat_index(
 
     ws = load_wordset(wordset) if isinstance(wordset, str) else wordset
     query = as_query(ws)
+    multi = {
+        name: tuple(w for w in words if len(re.split(r"[\s_]+", w.strip())) > 1)
+        for name, words in zip(
+            (*query.target_names, *query.attribute_names),
+            (*query.targets, *query.attributes),
+            strict=True,
+        )
+    }
+    if any(multi.values()):
+        from nlpbias.metrics.query import OutOfVocabularyError
+
+        raise OutOfVocabularyError(
+            f"word set {query.name!r} has multi-word entries "
+            f"({'; '.join(f'{k}: {chr(44).join(v)}' for k, v in multi.items() if v)}): the "
+            "influence approximation moves the vectors of single words, so this test cannot be "
+            "scored by document; use a test of single words",
+            missing={k: v for k, v in multi.items() if v},
+        )
     lookup = {w: np.zeros(1) + 1.0 for w in vocab.words}  # presence only
     qv = query.vectors(
         lookup, lowercase=lowercase, max_missing=max_missing, random_state=random_state

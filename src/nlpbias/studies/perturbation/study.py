@@ -95,9 +95,16 @@ def usable_wordsets(
     usable, skipped = [], []
     for name in wordsets:
         try:
-            weat_index(name, prepared.vocab, max_missing=max_missing, random_state=random_state)
+            idx = weat_index(
+                name, prepared.vocab, max_missing=max_missing, random_state=random_state
+            )
         except OutOfVocabularyError as exc:
             skipped.append({"wordset": name, "reason": str(exc)})
+            continue
+        short = {k: len(v) for k, v in list(idx.words.items())[:2] if len(v) < 2}
+        if short:  # WEAT compares target words with each other: one word per set is no test
+            left = ", ".join(f"{k}: {n}" for k, n in short.items())
+            skipped.append({"wordset": name, "reason": f"fewer than 2 target words left ({left})"})
         else:
             usable.append(name)
     return usable, pd.DataFrame(skipped, columns=["wordset", "reason"])
