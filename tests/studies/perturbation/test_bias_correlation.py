@@ -127,9 +127,20 @@ def test_errors(one_line):
     only_within = bc.pair_correlations(
         _tables(frame[["g1", "g2"]]), areas=AREAS, n_resamples=10, random_state=0
     )
+    means = bc.area_correlations(only_within)
+    assert means.loc["within area", "pairs"] == 1 and np.isfinite(
+        means.loc["within area", "pearson"]
+    )
+    assert means.loc["across areas", "pairs"] == 0
+    assert np.isnan(means.loc["across areas", "pearson"])
+    assert np.isnan(means.loc["within − across", "pearson_low"])
+    lonely = pd.DataFrame({"a": [1.0, 2.0] + [0.0] * 30, "b": [0.0] * 30 + [1.0, 2.0]})
+    none = bc.pair_correlations(
+        _tables(lonely), areas={"a": "x", "b": "y"}, n_resamples=10, random_state=0
+    )
     with pytest.raises(ValueError) as err:
-        bc.area_correlations(only_within)
-    assert "across areas" in one_line(err)
+        bc.area_correlations(none)
+    assert "no pair of tests" in one_line(err)
 
 
 def test_doctests():

@@ -278,3 +278,125 @@ def test_figures_name_word_sets_by_their_titles() -> None:
     assert [fmt(v, 0) for v in (1, 100)] == ["1", "100"]
     ax = cumulative_share_figure(tables, REPORTED).axes[0]
     assert legend_texts(ax)[0] == "WEAT 7: math vs arts\n× male vs female terms"
+
+
+# -- issue 29: figures of seed 004's questions
+
+
+def _dots(ax) -> dict[str, list[tuple[float, float]]]:
+    """The dots of each legend entry of an effect_size_figure: (x, y) pairs."""
+    out = {}
+    for c in ax.containers:
+        if isinstance(c, ErrorbarContainer):
+            line = c.lines[0]
+            out[c.get_label()] = list(
+                zip(
+                    np.asarray(line.get_xdata(), float),
+                    np.asarray(line.get_ydata(), float),
+                    strict=True,
+                )
+            )
+    return out
+
+
+def test_intersectional_figure_draws_each_axis_and_says_not_testable() -> None:
+    from nlpbias.studies.perturbation.figures import AXIS_LABELS, intersectional_figure
+
+    idx = pd.MultiIndex.from_product(
+        [["t1", "t2"], ["intersectional", "race", "gender"]], names=["test", "axis"]
+    )
+    e = pd.DataFrame(
+        {
+            "effect_size": [1.2, 0.5, 0.9, np.nan, 0.3, 0.2],
+            "ci_low": [1.0, 0.2, 0.6, np.nan, 0.1, 0.0],
+            "ci_high": [1.4, 0.8, 1.1, np.nan, 0.5, 0.4],
+        },
+        index=idx,
+    )
+    fig = intersectional_figure(e, names=str)
+    ax = fig.axes[0]
+    dots = _dots(ax)
+    assert set(dots) == set(AXIS_LABELS.values())
+    xs = {k: [x for x, _ in v if np.isfinite(x)] for k, v in dots.items()}
+    assert xs[AXIS_LABELS["intersectional"]] == [1.2]
+    assert xs[AXIS_LABELS["race"]] == [0.5, 0.3]
+    assert xs[AXIS_LABELS["gender"]] == [0.9, 0.2]
+    assert [t.get_text().strip() for t in ax.texts] == ["not testable here"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["t1", "t2"]
+    assert {t.get_text() for t in fig.legends[0].get_texts()} == set(AXIS_LABELS.values())
+
+
+def test_correlation_figure_is_the_symmetric_matrix_grouped_by_area() -> None:
+    from nlpbias.studies.perturbation.figures import correlation_figure
+
+    idx = pd.MultiIndex.from_tuples(
+        [("g1", "r1"), ("g1", "g2"), ("r1", "g2")], names=["test_a", "test_b"]
+    )
+    p = pd.DataFrame(
+        {"area_a": ["gender", "gender", "race"], "area_b": ["race", "gender", "gender"],
+         "pearson": [0.05, 0.4, np.nan]}, index=idx,
+    )  # fmt: skip
+    fig = correlation_figure(p, names=str)
+    ax = fig.axes[0]
+    rows = [t.get_text() for t in ax.get_yticklabels()]
+    assert rows == ["[gender] g1", "[gender] g2", "[race] r1"]  # grouped by area
+    mesh = ax.collections[0].get_array().reshape(3, 3)
+    expected = np.array([[1, 0.4, 0.05], [0.4, 1, np.nan], [0.05, np.nan, 1]])
+    np.testing.assert_allclose(np.ma.filled(mesh.astype(float), np.nan), expected)
+
+
+def test_reduction_figure_draws_the_deltas_and_the_posters_row() -> None:
+    from nlpbias.studies.perturbation.figures import reduction_figure
+
+    idx = pd.MultiIndex.from_tuples(
+        [("reduced", "a"), ("reduced", "b"), ("random", "a"), ("random", "b")],
+        names=["reduction", "wordset"],
+    )
+    t = pd.DataFrame({"delta_effect_sizes": [0.4, 0.2, 0.05, -0.1]}, index=idx)
+    rows = {
+        f"WEAT {k}": {"delta_effect_sizes": v} for k, v in zip("ABC", [0.1, 0.3, 0.5], strict=True)
+    }
+    fig = reduction_figure(t, {"table6": {"rows": rows}}, names=str)
+    dots = _dots(fig.axes[0])
+    assert [x for x, _ in dots["this book: top documents removed"]] == [0.4, 0.2]
+    assert [x for x, _ in dots["this book: random documents removed"]] == [0.05, -0.1]
+    poster = dots["seed 004: reduced NYT corpus"]
+    assert [x for x, _ in poster] == [0.1, 0.3, 0.5]
+    assert len({round(y, 6) for _, y in poster}) == 1  # one row for the 14 unidentified tests
+
+
+def test_prediction_figure_draws_both_aucs_with_chance() -> None:
+    from nlpbias.studies.perturbation.figures import prediction_figure
+
+    r = pd.DataFrame(
+        {"auc_baseline": [0.6, 0.7], "auc_baseline_low": [0.5, 0.6],
+         "auc_baseline_high": [0.7, 0.8], "auc_model": [0.8, np.nan],
+         "auc_model_low": [0.7, np.nan], "auc_model_high": [0.9, np.nan]},
+        index=pd.Index(["a", "b"], name="test"),
+    )  # fmt: skip
+    r.attrs["top"] = 0.05
+    fig = prediction_figure(r, names=str)
+    ax = fig.axes[0]
+    dots = _dots(ax)
+    assert [x for x, _ in dots["count of the test's words"]] == [0.6, 0.7]
+    assert [x for x, _ in dots["all features"] if np.isfinite(x)] == [0.8]
+    assert "top 5 %" in ax.get_title()
+    assert any(np.allclose(line.get_xdata(), 0.5) for line in ax.lines)
+    assert ax.get_xlim()[0] <= 0.45
+
+
+def test_corpora_figure_leaves_out_tests_no_corpus_can_test() -> None:
+    from nlpbias.studies.perturbation.figures import corpora_figure
+
+    idx = pd.MultiIndex.from_product([["old", "new"], ["x", "y", "z"]], names=["corpus", "wordset"])
+    c = pd.DataFrame(
+        {"effect_size": [0.5, np.nan, np.nan, 0.7, 0.2, np.nan],
+         "ci_low": [0.2, np.nan, np.nan, 0.4, 0.0, np.nan],
+         "ci_high": [0.8, np.nan, np.nan, 1.0, 0.4, np.nan]}, index=idx,
+    )  # fmt: skip
+    ax = corpora_figure(c, names=str).axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["x", "y"]
+    dots = _dots(ax)
+    assert [x for x, _ in dots["old"] if np.isfinite(x)] == [0.5]
+    assert [x for x, _ in dots["new"]] == [0.7, 0.2]
+    assert [t.get_text().strip() for t in ax.texts] == ["not testable here"]

@@ -133,3 +133,49 @@ def test_concentration_interval_matches_the_table_and_resamples_documents() -> N
     pd.testing.assert_frame_equal(ci, again)
     with pytest.raises(ValueError, match="empty"):
         concentration_interval({}, random_state=0)
+
+
+def test_correlation_rows_from_the_area_means():
+    from nlpbias.studies.perturbation.headlines import headlines
+
+    means = pd.DataFrame(
+        {
+            "pearson": [0.3, 0.04, 0.26],
+            "pearson_low": [0.2, -0.01, 0.15],
+            "pearson_high": [0.4, 0.09, 0.37],
+            "pairs": [2, 4, 6],
+        },
+        index=["within area", "across areas", "within − across"],
+    )
+    tables = {"a": _table(_concentrated())}
+    rows = {
+        r["key"]: r
+        for r in headlines(
+            tables,
+            GOOD,
+            reported=REPORTED,
+            source="wiki",
+            random_state=0,
+            n_resamples=100,
+            correlations=means,
+        )  # fmt: skip
+    }
+    within, across = rows["within_area_correlation"], rows["across_area_correlation"]
+    assert within["book"] == 0.3 and within["verdict"] == "reproduced"
+    assert across["book"] == 0.04 and across["verdict"] == "not reproduced"  # interval holds 0
+    assert "2 test pair(s)" in within["interval"]
+    none = {
+        r["key"]: r
+        for r in headlines(
+            tables,
+            GOOD,
+            reported=REPORTED,
+            source="wiki",
+            random_state=0,
+            n_resamples=100,
+            correlation_note="only gender tests are usable",
+        )  # fmt: skip
+    }
+    assert np.isnan(none["within_area_correlation"]["book"])
+    assert "only gender tests are usable" in none["within_area_correlation"]["interval"]
+    assert none["within_area_correlation"]["verdict"] == "not testable offline"

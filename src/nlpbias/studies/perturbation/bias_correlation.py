@@ -287,38 +287,36 @@ def area_correlations(pairs: pd.DataFrame, *, level: float = 0.95) -> pd.DataFra
     pandas.DataFrame
         Index ``within area``, ``across areas``, ``within − across``; columns per statistic
         (``pearson``, ``spearman``): the mean over the pairs that have a correlation, its
-        percentile interval over the joint bootstrap (``*_low``, ``*_high``), and ``pairs``
-        (how many pairs enter the mean).
+        percentile interval over the joint bootstrap (``*_low``, ``*_high``), ``pairs`` (how
+        many pairs enter the mean) and ``pairs_sharing_words`` (how many of them share a word,
+        whose correlation the lists partly build in). A kind without any such pair (and the
+        difference, then) is NaN with ``pairs`` 0.
 
     Raises
     ------
     ValueError
-        No pair within an area or none across areas has a correlation (too few shared
-        documents): the comparison needs both.
+        No pair has a correlation at all (too few shared documents everywhere).
     """
     reps = pairs.attrs.get("replicates")
     if reps is None:
         raise ValueError("pairs lacks its bootstrap replicates; pass pair_correlations' result")
     usable = pairs["pearson"].notna().to_numpy()
-    within = usable & pairs["same_area"].to_numpy()
-    across = usable & ~pairs["same_area"].to_numpy()
-    if not within.any() or not across.any():
-        kind = "within an area" if not within.any() else "across areas"
+    if not usable.any():
         raise ValueError(
-            f"no pair of tests {kind} has {MIN_SHARED} or more documents touching both; add "
-            "tests of that kind or use a larger corpus"
+            f"no pair of tests has {MIN_SHARED} or more documents touching both; use a larger "
+            "corpus or tests whose words it contains"
         )
-    rows: dict[str, dict[str, float]] = {
-        "within area": {},
-        "across areas": {},
-        "within − across": {},
+    kinds = {
+        "within area": usable & pairs["same_area"].to_numpy(),
+        "across areas": usable & ~pairs["same_area"].to_numpy(),
     }
+    rows: dict[str, dict[str, float]] = {k: {} for k in (*kinds, "within − across")}
+    nan = np.full(len(next(iter(reps.values()))), np.nan)
     for stat in ("pearson", "spearman"):
-        point = pairs[stat].to_numpy()
-        rep = reps[stat]
+        point, rep = pairs[stat].to_numpy(), reps[stat]
         means = {
-            "within area": (point[within].mean(), np.nanmean(rep[:, within], axis=1)),
-            "across areas": (point[across].mean(), np.nanmean(rep[:, across], axis=1)),
+            k: (point[m].mean(), np.nanmean(rep[:, m], axis=1)) if m.any() else (np.nan, nan)
+            for k, m in kinds.items()
         }
         means["within − across"] = (
             means["within area"][0] - means["across areas"][0],
@@ -329,11 +327,12 @@ def area_correlations(pairs: pd.DataFrame, *, level: float = 0.95) -> pd.DataFra
             rows[name].update(
                 {stat: float(value), f"{stat}_low": float(low[0]), f"{stat}_high": float(high[0])}
             )
-    counts = {
-        "within area": int(within.sum()),
-        "across areas": int(across.sum()),
-        "within − across": int(usable.sum()),
-    }
     out = pd.DataFrame(rows).T
+    counts = {k: int(m.sum()) for k, m in kinds.items()}
+    counts["within − across"] = min(counts.values())
     out["pairs"] = pd.Series(counts)
+    sharing = (pairs["shared_words"] > 0).to_numpy()
+    shared = {k: int((m & sharing).sum()) for k, m in kinds.items()}
+    shared["within − across"] = 0
+    out["pairs_sharing_words"] = pd.Series(shared)
     return out

@@ -33,13 +33,19 @@ from nlpbias.plotting import require_columns as _need
 from nlpbias.plotting.labels import Names
 
 __all__ = [
+    "AXIS_LABELS",
     "DEVIATION_LABEL",
     "EVEN_LABEL",
     "KIND_COLOURS",
     "baseline_figure",
+    "corpora_figure",
+    "correlation_figure",
     "cumulative_share_figure",
     "delta_b_histogram",
+    "intersectional_figure",
     "predicted_vs_actual_figure",
+    "prediction_figure",
+    "reduction_figure",
 ]
 
 #: Colour of each kind of removal set: bias-increasing documents removed (vermillion),
@@ -374,3 +380,253 @@ def _seeds_text(validation: pd.DataFrame) -> str:
         return ", one seed"
     shown = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
     return f", mean over {shown} seeds"
+
+
+# ----------------------------------------------------------------------------- issue 29
+#: Legend entry of each axis of an intersectional test.
+AXIS_LABELS = {
+    "intersectional": "intersectional test",
+    "race": "race alone (same attributes)",
+    "gender": "gender alone (same attributes)",
+}
+
+
+def intersectional_figure(
+    effects: pd.DataFrame, *, title: str | None = None, names: Names = wordset_label
+) -> Figure:
+    """Each intersectional test beside its race and gender components (a forest plot).
+
+    Parameters
+    ----------
+    effects : DataFrame
+        :func:`~nlpbias.studies.perturbation.intersectional.intersectional_effects`, index
+        ``(test, axis)``.
+    title : str, optional
+    names : mapping or function, default :func:`nlpbias.plotting.labels.wordset_label`
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One row per test, one dot per axis (intersectional, race alone, gender alone) with its
+        bootstrap interval over words; an axis that is not testable on the embedding is written
+        "not testable here" in its slot.
+
+    Examples
+    --------
+    >>> idx = pd.MultiIndex.from_product([["t"], ["intersectional", "race", "gender"]],
+    ...                                  names=["test", "axis"])
+    >>> e = pd.DataFrame({"effect_size": [1.2, 0.5, np.nan], "ci_low": [1.0, 0.2, np.nan],
+    ...                   "ci_high": [1.4, 0.8, np.nan]}, index=idx)
+    >>> ax = intersectional_figure(e).axes[0]
+    >>> [t.get_text().strip() for t in ax.texts]
+    ['not testable here']
+    """
+    from nlpbias.plotting.effects import effect_size_figure
+
+    _need(effects, ["effect_size", "ci_low", "ci_high"], "intersectional_figure")
+    df = effects.reset_index()
+    df["axis"] = df["axis"].map(AXIS_LABELS).fillna(df["axis"])
+    return effect_size_figure(
+        df, y="test", hue="axis", names=names, missing="not testable here",
+        xlabel="WEAT effect size d (ddof 1; 95 % bootstrap interval over words)",
+        title=title or "Intersectional bias beside its single-axis components",
+    )  # fmt: skip
+
+
+def correlation_figure(
+    pairs: pd.DataFrame,
+    *,
+    statistic: str = "pearson",
+    title: str | None = None,
+    names: Names = wordset_label,
+) -> Figure:
+    """Heatmap of the ``ΔB`` correlation between tests, grouped by area of bias.
+
+    Parameters
+    ----------
+    pairs : DataFrame
+        :func:`~nlpbias.studies.perturbation.bias_correlation.pair_correlations`.
+    statistic : {"pearson", "spearman"}, default "pearson"
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The symmetric matrix (1 on the diagonal) with the tests ordered by area, each row and
+        column labelled ``[area] test``; a pair with too few shared documents is blank.
+
+    Examples
+    --------
+    >>> p = pd.DataFrame({"area_a": ["g"], "area_b": ["r"], "pearson": [0.25]},
+    ...                  index=pd.MultiIndex.from_tuples([("a", "b")], names=["test_a", "test_b"]))
+    >>> fig = correlation_figure(p, names=str)
+    >>> [t.get_text() for t in fig.axes[0].texts]
+    ['1.00', '0.25', '0.25', '1.00']
+    """
+    from nlpbias.plotting.effects import heatmap_figure
+
+    _need(pairs, ["area_a", "area_b", statistic], "correlation_figure")
+    flat = pairs.reset_index()
+    area = dict(zip(flat["test_a"], flat["area_a"], strict=False))
+    area.update(zip(flat["test_b"], flat["area_b"], strict=False))
+    tests = sorted(area, key=lambda t: (area[t], list(area).index(t)))
+    label = {t: f"[{area[t]}] {relabel(t, names)}" for t in tests}
+    value = {
+        (a, b): v for a, b, v in zip(flat["test_a"], flat["test_b"], flat[statistic], strict=True)
+    }
+    rows = []
+    for a in tests:
+        for b in tests:
+            v = 1.0 if a == b else value.get((a, b), value.get((b, a), np.nan))
+            rows.append({"row": label[a], "column": label[b], "value": v})
+    long = pd.DataFrame(rows)
+    names_short = {label[t]: f"[{area[t]}] {t}" for t in tests}
+    long["column"] = long["column"].map(names_short)
+    kind = "Pearson's r" if statistic == "pearson" else "Spearman's ρ"
+    return heatmap_figure(
+        long, index="row", columns="column", values="value", fmt=".2f", vmin=-1, vmax=1,
+        cmap="vlag",
+        title=title or f"{kind} of ΔB between tests, over the documents that touch both",
+    )  # fmt: skip
+
+
+def reduction_figure(
+    table: pd.DataFrame,
+    reported: Mapping[str, Any] | None = None,
+    *,
+    title: str | None = None,
+    names: Names = wordset_label,
+) -> Figure:
+    """``delta_effect_sizes`` per test for the reduced corpus and its random control, beside
+    seed 004's Table 6.
+
+    The difference, not the ratio: a ratio divides by the full corpus's effect size, which
+    explodes for a test near zero and flips sign for a negative one.
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`~nlpbias.studies.perturbation.reduction.full_vs_reduced`, index
+        ``(reduction, wordset)``.
+    reported : mapping, optional
+        ``load_reported("wajdalevie2021")``: the 14 ``rows`` of its ``table6`` are drawn on one
+        row below ours (the poster does not identify its tests).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One row per test with a dot per reduction, and one row of seed 004's values.
+
+    Examples
+    --------
+    >>> idx = pd.MultiIndex.from_tuples([("reduced", "x"), ("random", "x")],
+    ...                                 names=["reduction", "wordset"])
+    >>> t = pd.DataFrame({"delta_effect_sizes": [0.3, 0.01]}, index=idx)
+    >>> rep = {"table6": {"rows": {"WEAT A": {"delta_effect_sizes": 0.1},
+    ...                            "WEAT B": {"delta_effect_sizes": 0.2}}}}
+    >>> ax = reduction_figure(t, rep, names=str).axes[0]
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['x', 'seed 004: WEAT A–N']
+    """
+    from nlpbias.plotting.effects import effect_size_figure
+
+    _need(table, ["delta_effect_sizes"], "reduction_figure")
+    df = table.reset_index()[["reduction", "wordset", "delta_effect_sizes"]]
+    df["reduction"] = "this book: " + df["reduction"].map(
+        {"reduced": "top documents removed", "random": "random documents removed"}
+    ).fillna(df["reduction"])
+    df["wordset"] = [relabel(w, names) for w in df["wordset"]]
+    if reported is not None and "table6" in reported:
+        poster = pd.DataFrame(
+            [
+                {"reduction": "seed 004: reduced NYT corpus", "wordset": "seed 004: WEAT A–N",
+                 "delta_effect_sizes": float(v["delta_effect_sizes"])}
+                for v in dict(reported["table6"]["rows"]).values()
+            ]
+        )  # fmt: skip
+        df = pd.concat([df, poster], ignore_index=True)
+    return effect_size_figure(
+        df, y="wordset", x="delta_effect_sizes", hue="reduction", ci=None,
+        xlabel="delta_effect_sizes = B_full − B_reduced (effect-size units)",
+        title=title or "How much the reduced corpus lowers each effect size (Table 6)",
+    )  # fmt: skip
+
+
+def prediction_figure(
+    result: pd.DataFrame, *, title: str | None = None, names: Names = wordset_label
+) -> Figure:
+    """ROC AUC of the word-count baseline and of the feature model, per test, with intervals.
+
+    Parameters
+    ----------
+    result : DataFrame
+        :func:`~nlpbias.studies.perturbation.prediction.predict_biasing`.
+
+    Examples
+    --------
+    >>> r = pd.DataFrame({"auc_baseline": [0.7], "auc_baseline_low": [0.6],
+    ...                   "auc_baseline_high": [0.8], "auc_model": [0.9], "auc_model_low": [0.85],
+    ...                   "auc_model_high": [0.95]}, index=pd.Index(["x"], name="test"))
+    >>> ax = prediction_figure(r, names=str).axes[0]
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['x']
+    """
+    from nlpbias.plotting.effects import effect_size_figure
+
+    cols = [f"auc_{k}{s}" for k in ("baseline", "model") for s in ("", "_low", "_high")]
+    _need(result, cols, "prediction_figure")
+    rows = []
+    for test, r in result.iterrows():
+        for key, label in (("baseline", "count of the test's words"), ("model", "all features")):
+            rows.append(
+                {"test": test, "score": label, "auc": r[f"auc_{key}"],
+                 "ci_low": r[f"auc_{key}_low"], "ci_high": r[f"auc_{key}_high"]}
+            )  # fmt: skip
+    fig = effect_size_figure(
+        pd.DataFrame(rows), y="test", x="auc", hue="score", names=names,
+        missing="too few documents",
+        xlabel="ROC AUC among the documents with a word of the test (95 % bootstrap interval)",
+        title=title
+        or f"Predicting the top {100 * result.attrs.get('top', 0.01):g} % documents by |ΔB| "
+        "before training",
+    )  # fmt: skip
+    ax = fig.axes[0]
+    ax.axvline(0.5, color="0.5", linestyle=":", linewidth=1)  # chance
+    lows = result[["auc_baseline_low", "auc_model_low"]].to_numpy(float)
+    low = np.nanmin(lows) if np.isfinite(lows).any() else 0.5
+    ax.set_xlim(min(0.45, low - 0.05), 1.0)
+    return fig
+
+
+def corpora_figure(
+    comparison: pd.DataFrame, *, title: str | None = None, names: Names = wordset_label
+) -> Figure:
+    """The same tests on two corpora: one row per test, one dot per corpus with its interval.
+
+    Parameters
+    ----------
+    comparison : DataFrame
+        :func:`~nlpbias.studies.perturbation.questions.compare_corpora`, index
+        ``(corpus, wordset)``; tests no corpus can test are left out, a test one corpus cannot
+        test says "not testable here" in that corpus's slot.
+
+    Examples
+    --------
+    >>> idx = pd.MultiIndex.from_tuples([("old", "x"), ("new", "x"), ("old", "y"), ("new", "y")],
+    ...                                 names=["corpus", "wordset"])
+    >>> c = pd.DataFrame({"effect_size": [0.5, np.nan, np.nan, np.nan],
+    ...                   "ci_low": [0.2, np.nan, np.nan, np.nan],
+    ...                   "ci_high": [0.8, np.nan, np.nan, np.nan]}, index=idx)
+    >>> ax = corpora_figure(c, names=str).axes[0]
+    >>> [t.get_text() for t in ax.get_yticklabels()], [t.get_text().strip() for t in ax.texts]
+    (['x'], ['not testable here'])
+    """
+    from nlpbias.plotting.effects import effect_size_figure
+
+    _need(comparison, ["effect_size", "ci_low", "ci_high"], "corpora_figure")
+    df = comparison.reset_index()
+    some = df.groupby("wordset", sort=False)["effect_size"].transform(lambda v: v.notna().any())
+    return effect_size_figure(
+        df[some], y="wordset", hue="corpus", names=names, missing="not testable here",
+        xlabel="WEAT effect size d (ddof 1; 95 % bootstrap interval over words)",
+        title=title or "The same tests on older and newer text",
+    )  # fmt: skip

@@ -18,6 +18,15 @@
   (:func:`~nlpbias.studies.perturbation.agreement.agreement_interval`: the interval the
   chapter's runs allow, no extra fits); the row's note gives the random sets' largest deviation
   from prediction and says when one seed leaves the retraining noise out of the interval.
+- ``within_area_correlation`` and ``across_area_correlation`` (seed 004: "some (greater than
+  10 %) correlation between WEAT sets in the same general area of bias ..., and slight (roughly
+  5 %) correlation across"): the mean Pearson r of ΔB over the pairs of usable tests within an
+  area and across areas, each pair over the documents that touch both, with a bootstrap interval
+  that resamples the documents once for all pairs
+  (:func:`~nlpbias.studies.perturbation.bias_correlation.area_correlations`). "Greater than
+  10 %" is the range [0.10, 1]; "roughly 5 %" the point 0.05. Where the corpus leaves no pair
+  of a kind (the race and intersectional tests are name lists that pre-1930 books and
+  Wikipedia summaries barely contain), the row has no number and its interval says why.
 
 The documents are real text on every profile (the Wikipedia summaries on ``smoke`` and ``demo``,
 Gutenberg blocks on ``paper``), so these rows are tested on every profile. Every step is
@@ -44,7 +53,11 @@ from nlpbias.studies.perturbation.bias_concentration import concentration_interv
 __all__ = ["SECTIONS", "headlines"]
 
 #: Labels (anchors) of the chapter sections that show the numbers.
-SECTIONS = {"concentration": "perturbation-concentration", "validation": "perturbation-validation"}
+SECTIONS = {
+    "concentration": "perturbation-concentration",
+    "validation": "perturbation-validation",
+    "relations": "perturbation-relations",
+}
 _CORPUS = {"wiki": "Wikipedia summaries", "gutenberg": "Gutenberg book blocks"}
 
 
@@ -57,6 +70,8 @@ def headlines(
     n_resamples: int = 1000,
     random_state: int,
     chapter: str = "perturbation",
+    correlations: pd.DataFrame | None = None,
+    correlation_note: str = "",
 ) -> list[dict[str, Any]]:
     """Headline rows of the chapter (see the module docstring).
 
@@ -73,6 +88,10 @@ def headlines(
         The chapter's corpus (named in the rows).
     n_resamples : int, default 1000
         Bootstrap draws of both intervals.
+    correlations : pandas.DataFrame, optional
+        :func:`~nlpbias.studies.perturbation.bias_correlation.area_correlations` of the usable
+        tests (None: the corpus left no within- and across-area pair; the rows then have no
+        number, and ``correlation_note`` says why).
     """
     corpus = _CORPUS.get(source, source)
     rows = []
@@ -167,4 +186,60 @@ def headlines(
             note="; ".join(notes),
         )
     )
+    rows.extend(_correlation_rows(correlations, correlation_note, corpus, chapter))
+    return rows
+
+
+def _correlation_rows(
+    means: pd.DataFrame | None, why: str, corpus: str, chapter: str
+) -> list[dict[str, Any]]:
+    """Seed 004's "within-area > 10 %, across-area about 5 %" as two rows (mean Pearson r)."""
+    claims = {
+        "within_area_correlation": (
+            "within area",
+            "The differential bias of WEAT tests in the same area of bias (e.g. two gender "
+            "tests) correlates across documents by more than 10 % (seed 004).",
+            (0.10, 1.0),
+        ),
+        "across_area_correlation": (
+            "across areas",
+            "Across areas of bias (gender vs race) the differential bias correlates only "
+            "slightly, about 5 % (seed 004): gender and racial bias are not strongly correlated.",
+            0.05,
+        ),
+    }
+    rows = []
+    for key, (which, claim, paper) in claims.items():
+        book = low = high = None
+        interval = "none: " + (why or "no pair of tests of this kind")
+        note = "r read as Pearson's r over the documents that touch both tests"
+        if means is not None and int(means.loc[which, "pairs"]):
+            m = means.loc[which]
+            book, low, high = float(m["pearson"]), float(m["pearson_low"]), float(m["pearson_high"])
+            interval = (
+                f"mean of {int(m['pairs'])} test pair(s); 95 % bootstrap over the documents "
+                f"({corpus}), all pairs resampled together"
+            )
+            if int(m.get("pairs_sharing_words", 0)):
+                note += (
+                    f"; {int(m['pairs_sharing_words'])} of the {int(m['pairs'])} pairs share "
+                    "words (e.g. the same gender terms), which builds part of the correlation in"
+                )
+        rows.append(
+            headline(
+                study="perturbation",
+                key=key,
+                claim=claim,
+                paper=paper,
+                book=book,
+                ci_low=low,
+                ci_high=high,
+                interval=interval,
+                unit="Pearson's r of ΔB",
+                data="real",
+                chapter=chapter,
+                section=SECTIONS["relations"],
+                note=note,
+            )  # fmt: skip
+        )
     return rows

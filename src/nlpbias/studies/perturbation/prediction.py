@@ -170,7 +170,8 @@ def predict_biasing(
     pandas.DataFrame
         One row per test: ``documents`` (with a word of the test), ``biasing`` (positives among
         them), ``auc_baseline`` and ``auc_model`` with ``*_low``/``*_high``, ``gain``
-        (model − baseline) with ``gain_low``/``gain_high``, ``note`` (why a test has no AUC).
+        (model − baseline) with ``gain_low``/``gain_high``, ``note`` (why a test has no AUC);
+        ``attrs["top"]`` is ``top``.
     """
     from sklearn.ensemble import HistGradientBoostingClassifier
     from sklearn.model_selection import StratifiedKFold, cross_val_predict
@@ -222,7 +223,9 @@ def predict_biasing(
         rec["gain_low"], rec["gain_high"] = _interval(reps["model"] - reps["baseline"], level)
         rec["note"] = ""
         rows.append(rec)
-    return pd.DataFrame(rows).set_index("test")
+    out = pd.DataFrame(rows).set_index("test")
+    out.attrs["top"] = top
+    return out
 
 
 def prediction_sentence(result: pd.DataFrame, *, labels: Mapping[str, str] | None = None) -> str:
