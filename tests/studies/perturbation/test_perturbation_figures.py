@@ -379,7 +379,7 @@ def test_prediction_figure_draws_both_aucs_with_chance() -> None:
     ax = fig.axes[0]
     dots = _dots(ax)
     assert [x for x, _ in dots["count of the test's words"]] == [0.6, 0.7]
-    assert [x for x, _ in dots["all features"] if np.isfinite(x)] == [0.8]
+    assert [x for x, _ in dots["trees on all features"] if np.isfinite(x)] == [0.8]
     assert "top 5 %" in ax.get_title()
     assert any(np.allclose(line.get_xdata(), 0.5) for line in ax.lines)
     assert ax.get_xlim()[0] <= 0.45

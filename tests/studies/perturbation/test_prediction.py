@@ -115,3 +115,35 @@ def test_too_few_biasing_documents_is_said(one_line):
 def test_doctests():
     failed, attempted = doctest.testmod(pr, optionflags=doctest.NORMALIZE_WHITESPACE)[:2]
     assert attempted > 0 and failed == 0
+
+
+def test_groups_keep_a_books_blocks_in_one_fold():
+    # the biasing documents are exactly the blocks of a few books, and the topic tells the book:
+    # without groups the model recognises the book; with the books kept whole it cannot
+    rng = np.random.default_rng(3)
+    n_books, per_book = 60, 20
+    book = np.repeat(np.arange(n_books), per_book)
+    n = book.size
+    biasing_books = rng.choice(n_books, 3, replace=False)
+    delta = np.where(np.isin(book, biasing_books), 1.0 + rng.random(n), 0.01 * rng.random(n))
+    feats = pd.DataFrame(
+        {"tokens": 1000, "target_1": 1, "target_2": 1, "attribute_1": 1, "attribute_2": 1,
+         "test_words": 4, "pairs": 1}, index=range(n),
+    )  # fmt: skip
+    topics = pd.DataFrame({"topic_0": book + 0.01 * rng.normal(size=n)})
+    tables = {"t": pd.DataFrame({"delta_b": delta})}
+    kw = {"top": 0.05, "n_splits": 5, "n_resamples": 50, "random_state": 0}
+    seen = pr.predict_biasing(tables, {"t": feats}, topics, **kw).loc["t"]
+    unseen = pr.predict_biasing(tables, {"t": feats}, topics, groups=book, **kw).loc["t"]
+    assert seen["auc_model"] > 0.95
+    assert unseen["auc_model"] < 0.75
+
+
+def test_groups_must_label_every_document(one_line):
+    tables, feats, topics = _planted(200, "pairs")
+    with pytest.raises(ValueError) as err:
+        pr.predict_biasing(
+            tables, feats, topics, top=0.05, n_splits=3, n_resamples=10, random_state=0,
+            groups=[0, 1],
+        )  # fmt: skip
+    assert "groups has 2 labels for 200 documents" in one_line(err)

@@ -74,15 +74,22 @@ def test_answers_from_planted_results():
     )  # fmt: skip
     _, means, _ = q.relations(_tables(), n_resamples=100, random_state=0)
     prediction = pd.DataFrame(
-        {"auc_model": [0.8], "auc_baseline": [0.7], "gain_low": [0.01], "gain_high": [0.2]},
+        {"auc_model": [0.8], "auc_model_low": [0.7], "auc_words": [0.75],
+         "auc_baseline": [0.7], "gain_low": [0.01], "gain_high": [0.2]},
         index=["science_arts"],
-    )
+    )  # fmt: skip
     out = q.answers(
         baseline=baseline, skipped=pd.DataFrame({"wordset": ["caliskan_weat3"]}),
         intersectional={"ref": inter}, means=means, prediction=prediction,
     )  # fmt: skip
     assert out["answer"].tolist() == ["yes", "yes", "yes", "no"]
     assert "manzini2019_race_black_white: d = 0.70" in out["evidence"].iloc[0]
+    assert "science_arts 0.70 / 0.75 / 0.80" in out["evidence"].iloc[2]
+    weak = q.answers(
+        baseline=baseline.assign(p_value=[0.001, 0.3]), skipped=pd.DataFrame(columns=["wordset"]),
+        intersectional={"ref": inter}, means=means, prediction=prediction,
+    )  # fmt: skip
+    assert weak["answer"].iloc[0] == "measured, not significant"
     gender_only = q.answers(
         baseline=baseline.iloc[:1], skipped=pd.DataFrame({"wordset": ["caliskan_weat3"]}),
         intersectional={"ref": inter.assign(testable=False)}, means=None, prediction=None,

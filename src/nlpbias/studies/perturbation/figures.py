@@ -574,9 +574,13 @@ def prediction_figure(
 
     cols = [f"auc_{k}{s}" for k in ("baseline", "model") for s in ("", "_low", "_high")]
     _need(result, cols, "prediction_figure")
+    scores = [("baseline", "count of the test's words")]
+    if "auc_words" in result.columns:
+        scores.append(("words", "trees on each list's word count"))
+    scores.append(("model", "trees on all features"))
     rows = []
     for test, r in result.iterrows():
-        for key, label in (("baseline", "count of the test's words"), ("model", "all features")):
+        for key, label in scores:
             rows.append(
                 {"test": test, "score": label, "auc": r[f"auc_{key}"],
                  "ci_low": r[f"auc_{key}_low"], "ci_high": r[f"auc_{key}_high"]}

@@ -305,8 +305,9 @@ def answers(
     Returns
     -------
     pandas.DataFrame
-        Index: the four questions; columns ``answer`` (yes / no / partly / not testable here)
-        and ``evidence`` (the numbers).
+        Index: the four questions; columns ``answer`` (yes / no / partly / not testable here;
+        for question 1 also "measured, not significant": a testable non-gender test whose
+        permutation test does not reject at ``alpha``) and ``evidence`` (the numbers).
     """
     from nlpbias.studies.perturbation.intersectional import intersectional_summary
 
@@ -321,7 +322,7 @@ def answers(
             for t in non_gender
         )
         rows["1. Can we measure non-gender bias?"] = (
-            "yes" if sig else "no",
+            "yes" if sig else "measured, not significant",
             f"{len(non_gender)} non-gender test(s) testable on the corpus ({detail}); "
             f"{len(sig)} significant at {alpha:g}",
         )
@@ -348,13 +349,20 @@ def answers(
         and prediction["auc_model"].notna().any()
     ):
         ok = prediction[prediction["auc_model"].notna()]
+        above = int((ok["auc_model_low"] > 0.5).sum())
         helped = int((ok["gain_low"] > 0).sum())
+        words = "auc_words" in ok.columns
         rows["3. Can we predict which texts contribute to the bias?"] = (
-            "partly" if 0 < helped < len(ok) else ("yes" if helped else "no"),
-            "AUC of all features vs the count of test words: "
-            + "; ".join(f"{t} {r['auc_model']:.2f} vs {r['auc_baseline']:.2f}"
-                        for t, r in ok.iterrows())
-            + f"; beyond the word count for {helped} of {len(ok)} tests",
+            "partly" if 0 < above < len(ok) else ("yes" if above else "no"),
+            "ROC AUC (count of test words / trees on each list's count / trees on all features): "
+            + "; ".join(
+                f"{t} {r['auc_baseline']:.2f} / "
+                + (f"{r['auc_words']:.2f} / " if words else "")
+                + f"{r['auc_model']:.2f}"
+                for t, r in ok.iterrows()
+            )
+            + f"; above chance for {above} of {len(ok)} tests; features beyond the words "
+            f"(length, pairs, topic) help for {helped}",
         )  # fmt: skip
     else:
         rows["3. Can we predict which texts contribute to the bias?"] = (
