@@ -339,7 +339,8 @@ def test_correlation_figure_is_the_symmetric_matrix_grouped_by_area() -> None:
     fig = correlation_figure(p, names=str)
     ax = fig.axes[0]
     rows = [t.get_text() for t in ax.get_yticklabels()]
-    assert rows == ["[gender] g1", "[gender] g2", "[race] r1"]  # grouped by area
+    assert rows == ["(1) [gender] g1", "(2) [gender] g2", "(3) [race] r1"]  # grouped by area
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["(1)", "(2)", "(3)"]
     mesh = ax.collections[0].get_array().reshape(3, 3)
     expected = np.array([[1, 0.4, 0.05], [0.4, 1, np.nan], [0.05, np.nan, 1]])
     np.testing.assert_allclose(np.ma.filled(mesh.astype(float), np.nan), expected)

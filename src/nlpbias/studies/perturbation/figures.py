@@ -451,8 +451,9 @@ def correlation_figure(
     Returns
     -------
     matplotlib.figure.Figure
-        The symmetric matrix (1 on the diagonal) with the tests ordered by area, each row and
-        column labelled ``[area] test``; a pair with too few shared documents is blank.
+        The symmetric matrix (1 on the diagonal) with the tests ordered by area, each row
+        labelled ``(k) [area] test`` and each column by its row's number ``(k)``; a pair with too
+        few shared documents is blank.
 
     Examples
     --------
@@ -469,7 +470,8 @@ def correlation_figure(
     area = dict(zip(flat["test_a"], flat["area_a"], strict=False))
     area.update(zip(flat["test_b"], flat["area_b"], strict=False))
     tests = sorted(area, key=lambda t: (area[t], list(area).index(t)))
-    label = {t: f"[{area[t]}] {relabel(t, names)}" for t in tests}
+    number = {t: f"({k})" for k, t in enumerate(tests, start=1)}
+    label = {t: f"{number[t]} [{area[t]}] {relabel(t, names)}" for t in tests}
     value = {
         (a, b): v for a, b, v in zip(flat["test_a"], flat["test_b"], flat[statistic], strict=True)
     }
@@ -479,8 +481,7 @@ def correlation_figure(
             v = 1.0 if a == b else value.get((a, b), value.get((b, a), np.nan))
             rows.append({"row": label[a], "column": label[b], "value": v})
     long = pd.DataFrame(rows)
-    names_short = {label[t]: f"[{area[t]}] {t}" for t in tests}
-    long["column"] = long["column"].map(names_short)
+    long["column"] = long["column"].map({label[t]: number[t] for t in tests})  # the row's number
     kind = "Pearson's r" if statistic == "pearson" else "Spearman's ρ"
     return heatmap_figure(
         long, index="row", columns="column", values="value", fmt=".2f", vmin=-1, vmax=1,
