@@ -108,6 +108,10 @@ CLAIMS: list[tuple[str, str, Callable[[str], bool] | str]] = [
      and all(25 <= params(c, p)["glove"]["epochs"] <= 30 for p in ("demo", "paper"))
      and params(c, "full")["glove"]["learning_rate"] == 0.05
      and params(c, "full")["glove"]["epochs"] == 100),
+    ("perturbation", "On `paper` the chapter's Gutenberg books (before 1930) stand beside the",
+     lambda c: params(c, "paper")["source"] == "gutenberg"
+     and params(c, "paper")["compare_source"] == "wiki"
+     and params(c, "demo")["compare_source"] is None),
     ("perturbation", "On the `paper` profile, predict what happens to the top-1 % share",
      lambda c: params(c, "paper")["block_tokens"] == 1000),  # -p block_tokens=500 halves it
     # pinned AUC

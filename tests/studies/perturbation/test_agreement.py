@@ -97,9 +97,11 @@ def test_interval_needs_five_sets_and_names_missing_columns() -> None:
         out = agreement_interval(DEMO.iloc[:n], n_resamples=100, random_state=0)
         assert np.isfinite(out["r"]) and np.isnan(out["ci_low"]) and np.isnan(out["ci_high"])
         assert out["draws"] == 0
-    assert np.isfinite(agreement_interval(DEMO.iloc[:5], random_state=0)["ci_low"])
+    assert np.isfinite(
+        agreement_interval(DEMO.iloc[:5], n_resamples=2000, random_state=0)["ci_low"]
+    )
     with pytest.raises(KeyError, match="predicted"):
-        agreement_interval(DEMO.drop(columns="predicted"), random_state=0)
+        agreement_interval(DEMO.drop(columns="predicted"), n_resamples=2000, random_state=0)
 
 
 # -- retraining_noise
@@ -179,4 +181,7 @@ def test_agreement_table_counts_are_integers() -> None:
     for col in ("removal sets", "seeds", "bootstrap draws"):
         assert out[col].dtype.kind == "i", col  # printed as 6, not 6.0000
     assert out[["removal sets", "seeds"]].iloc[0].tolist() == [6, 1]
-    assert agreement_table(DEMO.iloc[:2], random_state=0)["95 % interval"].iloc[0] == "none"
+    assert (
+        agreement_table(DEMO.iloc[:2], n_resamples=2000, random_state=0)["95 % interval"].iloc[0]
+        == "none"
+    )

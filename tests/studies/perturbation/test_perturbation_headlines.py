@@ -132,7 +132,7 @@ def test_concentration_interval_matches_the_table_and_resamples_documents() -> N
     again = concentration_interval(tables, n_resamples=500, random_state=0)
     pd.testing.assert_frame_equal(ci, again)
     with pytest.raises(ValueError, match="empty"):
-        concentration_interval({}, random_state=0)
+        concentration_interval({}, n_resamples=1000, random_state=0)
 
 
 def test_correlation_rows_from_the_area_means():

@@ -77,7 +77,7 @@ def _pearson(x: np.ndarray, y: np.ndarray) -> float:
 def agreement_interval(
     validation: pd.DataFrame,
     *,
-    n_resamples: int = 2000,
+    n_resamples: int,
     confidence_level: float = 0.95,
     random_state: int,
 ) -> pd.Series:
@@ -96,7 +96,7 @@ def agreement_interval(
     validation : pandas.DataFrame
         :func:`~nlpbias.studies.perturbation.study.validate` (``predicted``, ``actual``; its
         ``attrs["runs"]`` gives the per-seed changes).
-    n_resamples : int, default 2000
+    n_resamples : int
     confidence_level : float, default 0.95
     random_state : int
 
@@ -151,7 +151,7 @@ def agreement_interval(
 
 
 def agreement_table(
-    validation: pd.DataFrame, *, n_resamples: int = 2000, random_state: int, label: str = ""
+    validation: pd.DataFrame, *, n_resamples: int, random_state: int, label: str = ""
 ) -> pd.DataFrame:
     """Pearson's r with its bootstrap interval (:func:`agreement_interval`) and Spearman's r.
 

@@ -166,7 +166,7 @@ def concentration_interval(
     tables: Mapping[str, pd.DataFrame],
     *,
     tops: Sequence[float] = (0.01, 0.1),
-    n_resamples: int = 1000,
+    n_resamples: int,
     confidence_level: float = 0.95,
     random_state: int,
 ) -> pd.DataFrame:

@@ -67,7 +67,7 @@ def headlines(
     *,
     reported: Mapping[str, Any],
     source: str,
-    n_resamples: int = 1000,
+    n_resamples: int,
     random_state: int,
     chapter: str = "perturbation",
     correlations: pd.DataFrame | None = None,
@@ -86,8 +86,8 @@ def headlines(
         ``load_reported("wajdalevie2021")``.
     source : {"wiki", "gutenberg"}
         The chapter's corpus (named in the rows).
-    n_resamples : int, default 1000
-        Bootstrap draws of both intervals.
+    n_resamples : int
+        Bootstrap draws of the intervals (the chapter's ``n_resamples``).
     correlations : pandas.DataFrame, optional
         :func:`~nlpbias.studies.perturbation.bias_correlation.area_correlations` of the usable
         tests (None: the corpus left no within- and across-area pair; the rows then have no
