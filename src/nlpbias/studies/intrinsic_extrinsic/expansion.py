@@ -1,0 +1,232 @@
+"""Expanding modification word sets by their nearest neighbours (Katô & Miyao, seed 001, §3).
+
+Katô & Miyao modify an embedding's bias with word sets that are *not* the ones the intrinsic
+metric measures: following Goldfarb-Tarrant et al. and Lauscher et al., each set is expanded with
+the ``K = 10`` nearest neighbours of every word in a separate embedding, odd words are removed
+(race-aligned words with a demographic language model, names with a name–race table, a manual
+step), and a word already in another set is skipped. Modifying the expanded words and measuring
+the original ones keeps the metric from reading back the very words that were moved.
+
+:func:`expand_sets` is that procedure with the filters as arguments, each a callable
+``filter(word, set_name) -> reason or None`` (:class:`StopList` is the manual step; the name and
+dialect filters come with their data). The result keeps everything a reader needs to inspect an
+expansion: the words added per set, every candidate removed and why, and the provenance
+(neighbour embedding, ``K``, filters).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nlpbias.core.checks import check_int
+
+__all__ = ["Expansion", "StopList", "expand_sets", "nearest_neighbours"]
+
+#: A filter: ``filter(word, set_name)`` returns why ``word`` must not join ``set_name``, or None.
+Filter = Callable[[str, str], "str | None"]
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """The expanded sets and how they were made.
+
+    Attributes
+    ----------
+    sets : dict[str, tuple[str, ...]]
+        Each set: its original words (those the neighbour embedding has first, in their order),
+        then the added neighbours.
+    added : dict[str, tuple[str, ...]]
+        The neighbours added to each set.
+    removed : pandas.DataFrame
+        Every candidate left out: ``set``, ``word``, ``source`` (the set word it neighbours),
+        ``filter`` and ``reason``.
+    missing : dict[str, tuple[str, ...]]
+        Original words the neighbour embedding lacks (they get no neighbours).
+    provenance : dict
+        ``neighbours`` (the embedding's name), ``k``, ``filters`` (their names, in order).
+    """
+
+    sets: dict[str, tuple[str, ...]]
+    added: dict[str, tuple[str, ...]]
+    removed: pd.DataFrame
+    missing: dict[str, tuple[str, ...]]
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+    def summary(self) -> pd.DataFrame:
+        """Per set: original words, added words, and candidates each filter removed."""
+        rows = []
+        for name, words in self.sets.items():
+            rec: dict[str, Any] = {
+                "set": name,
+                "original": len(words) - len(self.added[name]),
+                "added": len(self.added[name]),
+            }
+            here = self.removed[self.removed["set"] == name]
+            rec.update(here["filter"].value_counts().to_dict())
+            rows.append(rec)
+        return pd.DataFrame(rows).set_index("set").fillna(0).astype(int)
+
+
+@dataclass(frozen=True)
+class StopList:
+    """The manual step: words that must not join any set, each with its reason.
+
+    Examples
+    --------
+    >>> StopList({"redneck": "a slur"})("redneck", "white")
+    'stop list: a slur'
+    >>> StopList({"redneck": "a slur"})("farmer", "white") is None
+    True
+    """
+
+    words: Mapping[str, str]
+    name: str = "stop list"
+
+    def __call__(self, word: str, set_name: str) -> str | None:
+        reason = self.words.get(word)
+        return None if reason is None else f"{self.name}: {reason}"
+
+
+def _name(f: Filter) -> str:
+    return str(getattr(f, "name", getattr(f, "__name__", type(f).__name__)))
+
+
+def nearest_neighbours(kv: Any, words: Sequence[str], *, k: int) -> dict[str, list[str]]:
+    """The ``k`` nearest neighbours by cosine of each word ``kv`` has (the word itself excluded).
+
+    Parameters
+    ----------
+    kv : gensim KeyedVectors
+    words : sequence of str
+    k : int
+
+    Returns
+    -------
+    dict
+        Word → its neighbours, nearest first (ties broken by the vocabulary's order).
+
+    Examples
+    --------
+    >>> from gensim.models import KeyedVectors
+    >>> kv = KeyedVectors(2)
+    >>> kv.add_vectors(["a", "b", "c"], np.array([[1.0, 0.0], [0.9, 0.1], [0.0, 1.0]]))
+    >>> nearest_neighbours(kv, ["a"], k=1)
+    {'a': ['b']}
+    """
+    check_int(k, "k", minimum=1)
+    norms = kv.get_normed_vectors()
+    out = {}
+    for word in words:
+        if word not in kv.key_to_index:
+            continue
+        sims = norms @ norms[kv.key_to_index[word]]
+        sims[kv.key_to_index[word]] = -np.inf
+        top = np.argsort(-sims, kind="stable")[:k]
+        out[word] = [kv.index_to_key[i] for i in top]
+    return out
+
+
+def expand_sets(
+    sets: Mapping[str, Sequence[str]],
+    neighbours: Any,
+    *,
+    k: int,
+    filters: Sequence[Filter] = (),
+    neighbours_name: str = "",
+) -> Expansion:
+    """Expand each set with the ``k`` nearest neighbours of its words, skipping and filtering.
+
+    A candidate (a neighbour of a set's word, in order: the set's words in turn, nearest
+    first) is left out when it is already in any original set (``filter`` "in a set"), already
+    added to a set ("added before"), or when a filter gives a reason; otherwise it joins the set.
+    Words are compared lowercased.
+
+    Parameters
+    ----------
+    sets : mapping
+        Set name → words (e.g. the merged targets and attributes of a family's word sets).
+    neighbours : gensim KeyedVectors
+        The embedding whose neighbours expand the sets (not one that is measured).
+    k : int
+        Neighbours per word (Katô & Miyao: 10).
+    filters : sequence of callables
+        ``filter(word, set_name) -> reason or None``, applied in order.
+    neighbours_name : str
+        The neighbour embedding's name, for the provenance.
+
+    Returns
+    -------
+    Expansion
+
+    Raises
+    ------
+    ValueError
+        No sets, an empty set, or no word of any set in the neighbour embedding.
+    """
+    check_int(k, "k", minimum=1)
+    if not sets:
+        raise ValueError("no sets to expand; pass a mapping of set names to words")
+    original = {}
+    for name, words in sets.items():
+        if not words:
+            raise ValueError(f"set {name!r} is empty; give it at least one word")
+        original[name] = [w.lower() for w in words]
+    owner: dict[str, str] = {}
+    for name, words in original.items():
+        for w in words:
+            owner.setdefault(w, name)
+    missing = {
+        n: tuple(w for w in ws if w not in neighbours.key_to_index) for n, ws in original.items()
+    }
+    if all(len(missing[n]) == len(original[n]) for n in original):
+        raise ValueError(
+            "no word of any set is in the neighbour embedding; check the casing or use another "
+            "embedding"
+        )
+    added: dict[str, list[str]] = {n: [] for n in original}
+    taken: dict[str, str] = {}
+    removed = []
+    for name, words in original.items():
+        near = nearest_neighbours(neighbours, words, k=k)
+        for source in words:
+            for cand in near.get(source, []):
+                if taken.get(cand) == name:  # a neighbour of an earlier word of this set
+                    continue
+                reason, which = None, None
+                if cand in owner:
+                    which, reason = "in a set", f"already in set {owner[cand]!r}"
+                elif cand in taken:
+                    which, reason = "added before", f"already added to set {taken[cand]!r}"
+                else:
+                    for f in filters:
+                        reason = f(cand, name)
+                        if reason:
+                            which = _name(f)
+                            break
+                if reason:
+                    removed.append(
+                        {"set": name, "word": cand, "source": source, "filter": which,
+                         "reason": reason}
+                    )  # fmt: skip
+                    continue
+                taken[cand] = name
+                added[name].append(cand)
+    present = {n: [w for w in ws if w not in missing[n]] for n, ws in original.items()}
+    return Expansion(
+        sets={n: tuple(present[n] + added[n]) for n in original},
+        added={n: tuple(v) for n, v in added.items()},
+        removed=pd.DataFrame(removed, columns=["set", "word", "source", "filter", "reason"]),
+        missing=missing,
+        provenance={
+            "neighbours": neighbours_name,
+            "k": k,
+            "filters": [
+                getattr(f, "name", getattr(f, "__name__", type(f).__name__)) for f in filters
+            ],
+        },
+    )

@@ -1,0 +1,94 @@
+"""Tests for nlpbias.studies.intrinsic_extrinsic.expansion: expanding word sets by neighbours."""
+
+from __future__ import annotations
+
+import doctest
+
+import numpy as np
+import pytest
+from gensim.models import KeyedVectors
+
+from nlpbias.studies.intrinsic_extrinsic import expansion as ex
+
+
+def _toy() -> KeyedVectors:
+    """Words on a circle: each word's neighbours are known from its angle.
+
+    he 0°, him 5°, his 10°, man 14°, guy 20° | she 90°, her 95°, hers 100°, woman 105°, lady 110°
+    | doctor 40° (between the two clusters, nearer to he) | slur 12° (to be stopped).
+    """
+    angles = {"he": 0, "him": 5, "his": 10, "man": 14, "guy": 20, "slur": 12, "she": 90,
+              "her": 95, "hers": 100, "woman": 105, "lady": 110, "doctor": 40}  # fmt: skip
+    kv = KeyedVectors(2)
+    words = list(angles)
+    rad = np.deg2rad([angles[w] for w in words])
+    kv.add_vectors(words, np.c_[np.cos(rad), np.sin(rad)])
+    return kv
+
+
+def test_nearest_neighbours_by_cosine():
+    kv = _toy()
+    near = ex.nearest_neighbours(kv, ["he", "lady", "absent"], k=3)
+    assert near == {"he": ["him", "his", "slur"], "lady": ["woman", "hers", "her"]}
+
+
+def test_expansion_adds_k_neighbours_skips_set_words_and_filters():
+    kv = _toy()
+    sets = {"male": ["He", "his"], "female": ["she"]}
+    stop = ex.StopList({"slur": "a slur, not a gender word"})
+    out = ex.expand_sets(sets, kv, k=3, filters=[stop], neighbours_name="toy")
+    # he: him, his (in the set), slur (stopped); his: slur (again), him (taken), man
+    assert out.added["male"] == ("him", "man")
+    assert out.sets["male"] == ("he", "his", "him", "man")
+    # she: her, hers, woman
+    assert out.added["female"] == ("her", "hers", "woman")
+    removed = out.removed.set_index(["set", "word", "source"])
+    assert removed.loc[("male", "his", "he"), "filter"] == "in a set"
+    assert removed.loc[("male", "slur", "he"), "reason"] == "stop list: a slur, not a gender word"
+    assert out.provenance == {"neighbours": "toy", "k": 3, "filters": ["stop list"]}
+    summary = out.summary()
+    assert summary.loc["male", "original"] == 2 and summary.loc["male", "added"] == 2
+    assert summary.loc["male", "stop list"] == 2  # slur, as the neighbour of he and of his
+
+
+def test_a_word_goes_to_the_first_set_that_claims_it():
+    kv = _toy()
+    out = ex.expand_sets({"a": ["guy"], "b": ["man"]}, kv, k=2)
+    # guy's neighbours: man (in set b), slur; man's: slur (added to a before), his
+    assert out.added == {"a": ("slur",), "b": ("his",)}
+    row = out.removed[(out.removed["set"] == "b") & (out.removed["word"] == "slur")].iloc[0]
+    assert row["filter"] == "added before" and "'a'" in row["reason"]
+    assert out.removed.loc[out.removed["word"] == "man", "filter"].tolist() == ["in a set"]
+
+
+def test_missing_words_are_reported_and_bad_input_refused(one_line):
+    kv = _toy()
+    out = ex.expand_sets({"a": ["he", "absent"]}, kv, k=1)
+    assert out.missing == {"a": ("absent",)} and out.sets["a"] == ("he", "him")
+    with pytest.raises(ValueError) as err:
+        ex.expand_sets({"a": ["absent"]}, kv, k=1)
+    assert "no word of any set" in one_line(err)
+    with pytest.raises(ValueError) as err:
+        ex.expand_sets({"a": []}, kv, k=1)
+    assert "set 'a' is empty" in one_line(err)
+    with pytest.raises(ValueError):
+        ex.expand_sets({}, kv, k=1)
+
+
+def test_a_custom_filter_sees_the_target_set():
+    kv = _toy()
+
+    def only_near_doctor(word: str, set_name: str) -> str | None:
+        return "occupation sets keep occupations" if set_name == "jobs" else None
+
+    out = ex.expand_sets({"jobs": ["doctor"], "male": ["guy"]}, kv, k=2, filters=[only_near_doctor])
+    # doctor's neighbours: guy (in the male set), man (refused by the filter for "jobs")
+    assert out.added["jobs"] == ()
+    jobs = out.removed[out.removed["set"] == "jobs"].set_index("word")["filter"].to_dict()
+    assert jobs == {"guy": "in a set", "man": "only_near_doctor"}
+    assert out.added["male"] == ("man", "slur")  # the filter lets other sets through
+
+
+def test_doctests():
+    failed, attempted = doctest.testmod(ex, optionflags=doctest.NORMALIZE_WHITESPACE)[:2]
+    assert attempted > 0 and failed == 0
