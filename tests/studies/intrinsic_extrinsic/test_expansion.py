@@ -92,3 +92,37 @@ def test_a_custom_filter_sees_the_target_set():
 def test_doctests():
     failed, attempted = doctest.testmod(ex, optionflags=doctest.NORMALIZE_WHITESPACE)[:2]
     assert attempted > 0 and failed == 0
+
+
+def test_name_and_dialect_filters_inside_an_expansion():
+    import pandas as pd
+
+    kv = KeyedVectors(2)
+    words = ["jamal", "darnell", "emily", "tyrone", "finna", "gonna", "going", "she", "her"]
+    angles = [0, 3, 6, 9, 40, 43, 46, 90, 92]
+    rad = np.deg2rad(angles)
+    kv.add_vectors(words, np.c_[np.cos(rad), np.sin(rad)])
+    table = pd.DataFrame(
+        {"white": [0.05, 0.1, 0.9, 0.08], "black": [0.9, 0.85, 0.03, 0.9]},
+        index=["jamal", "darnell", "emily", "tyrone"],
+    )
+    names = ex.NameRaceFilter(table, {"aa_names": "black"}, min_share=0.5)
+
+    class Model:  # TwitterAAE-like: finna strongly AA-aligned, gonna mildly, going white
+        index = {"finna": 0, "gonna": 1, "going": 2}
+        wordprobs = np.array([[9.0, 0.5, 0.5, 1.0], [2.0, 1.0, 1.0, 2.0], [1.0, 1.0, 1.0, 3.0]])
+
+    dialect = ex.DialectFilter(Model(), {"aae": "aa"}, min_proportion=0.8)
+    out = ex.expand_sets(
+        {"aa_names": ["jamal"], "aae": ["gonna"], "female": ["she"]},
+        kv, k=3, filters=[names, dialect],
+    )  # fmt: skip
+    # jamal's neighbours: darnell, emily (white name: removed), tyrone
+    assert out.added["aa_names"] == ("darnell", "tyrone")
+    why = out.removed.set_index(["set", "word"])
+    assert why.loc[("aa_names", "emily"), "reason"] == "name-race table: black share 0.03 < 0.5"
+    # gonna's neighbours: finna (AA-aligned: kept), going (not aligned: removed), tyrone (taken)
+    assert out.added["aae"] == ("finna",)
+    assert why.loc[("aae", "going"), "filter"] == "dialect model"
+    # she's neighbours: her, then going (white-aligned: passes), then gonna (in a set)
+    assert out.added["female"] == ("her", "going")

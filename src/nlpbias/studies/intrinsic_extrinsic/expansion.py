@@ -25,7 +25,14 @@ import pandas as pd
 
 from nlpbias.core.checks import check_int
 
-__all__ = ["Expansion", "StopList", "expand_sets", "nearest_neighbours"]
+__all__ = [
+    "DialectFilter",
+    "Expansion",
+    "NameRaceFilter",
+    "StopList",
+    "expand_sets",
+    "nearest_neighbours",
+]
 
 #: A filter: ``filter(word, set_name)`` returns why ``word`` must not join ``set_name``, or None.
 Filter = Callable[[str, str], "str | None"]
@@ -90,6 +97,106 @@ class StopList:
     def __call__(self, word: str, set_name: str) -> str | None:
         reason = self.words.get(word)
         return None if reason is None else f"{self.name}: {reason}"
+
+
+@dataclass(frozen=True)
+class NameRaceFilter:
+    """Names in a name set must be names of the set's race (a first-name race table).
+
+    Only sets listed in ``races`` (name sets) are filtered: a candidate joins such a set only
+    if the table has it and gives the set's race at least ``min_share`` of its bearers. Other
+    sets pass untouched (the table also holds ordinary words used as names, so it cannot tell
+    names from words).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Index: lowercase names; one column per race with shares
+        (:func:`~nlpbias.studies.intrinsic_extrinsic.name_race.load_first_name_race`).
+    races : mapping
+        Name set → its race (a column of ``table``).
+    min_share : float
+        Smallest share of the set's race.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"white": [0.9, 0.1], "black": [0.1, 0.9]}, index=["emily", "jamal"])
+    >>> f = NameRaceFilter(t, {"aa_names": "black"}, min_share=0.5)
+    >>> f("jamal", "aa_names") is None, f("emily", "aa_names"), f("emily", "pleasant") is None
+    (True, 'name-race table: black share 0.10 < 0.5', True)
+    """
+
+    table: pd.DataFrame
+    races: Mapping[str, str]
+    min_share: float
+    name: str = "name-race table"
+
+    def __call__(self, word: str, set_name: str) -> str | None:
+        race = self.races.get(set_name)
+        if race is None:
+            return None
+        if word not in self.table.index:
+            return f"{self.name}: not a first name in the table"
+        share = float(self.table.at[word, race])
+        if share < self.min_share:
+            return f"{self.name}: {race} share {share:.2f} < {self.min_share:g}"
+        return None
+
+
+@dataclass(frozen=True)
+class DialectFilter:
+    """Race-aligned words, by a demographic language model (TwitterAAE, Blodgett et al. 2016).
+
+    A word's alignment is ``P(dialect | word)`` under a uniform prior over the model's four
+    dialects (its per-dialect word probabilities, normalised over the dialects). A set listed in
+    ``dialects`` (a dialect word set, e.g. African-American-aligned words) keeps only candidates
+    aligned with its dialect by at least ``min_proportion``; every other set loses the candidates
+    aligned with a non-``white`` dialect by that much (race-aligned words do not belong in,
+    say, a gender set). Words the model does not know pass, except into dialect sets.
+
+    Parameters
+    ----------
+    model : nlpbias.data.twitteraae.DialectModel
+        Or anything with ``index`` (word → row) and ``wordprobs`` (rows × dialects).
+    dialects : mapping
+        Dialect set → its dialect (``"aa"``, ``"hispanic"``, ``"asian"`` or ``"white"``).
+    min_proportion : float
+    order : sequence of str
+        The dialects of ``wordprobs``'s columns (default: :data:`nlpbias.data.twitteraae.
+        DIALECTS`).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> m = SimpleNamespace(index={"finna": 0, "going": 1},
+    ...                     wordprobs=np.array([[9.0, 0.5, 0.5, 1.0], [1.0, 1.0, 1.0, 2.0]]))
+    >>> f = DialectFilter(m, {"aae": "aa"}, min_proportion=0.8)
+    >>> f("finna", "female"), f("going", "female") is None, f("going", "aae")
+    ('dialect model: aligned with aa (0.82)', True, 'dialect model: aa alignment 0.20 < 0.8')
+    """
+
+    model: Any
+    dialects: Mapping[str, str]
+    min_proportion: float
+    order: Sequence[str] = ("aa", "hispanic", "asian", "white")
+    name: str = "dialect model"
+
+    def __call__(self, word: str, set_name: str) -> str | None:
+        want = self.dialects.get(set_name)
+        row = self.model.index.get(word)
+        if row is None:
+            return None if want is None else f"{self.name}: not in the model's vocabulary"
+        p = np.asarray(self.model.wordprobs[row], dtype=float)
+        p = p / p.sum()
+        share = dict(zip(self.order, p, strict=True))
+        if want is not None:
+            if share[want] < self.min_proportion:
+                return f"{self.name}: {want} alignment {share[want]:.2f} < {self.min_proportion:g}"
+            return None
+        for dialect in self.order:
+            if dialect != "white" and share[dialect] >= self.min_proportion:
+                return f"{self.name}: aligned with {dialect} ({share[dialect]:.2f})"
+        return None
 
 
 def _name(f: Filter) -> str:
