@@ -112,7 +112,9 @@ def test_name_and_dialect_filters_inside_an_expansion():
         index = {"finna": 0, "gonna": 1, "going": 2}
         wordprobs = np.array([[9.0, 0.5, 0.5, 1.0], [2.0, 1.0, 1.0, 2.0], [1.0, 1.0, 1.0, 3.0]])
 
-    dialect = ex.DialectFilter(Model(), {"aae": "aa"}, min_proportion=0.8)
+    # the AAE set's threshold comes from its own word: gonna's aa alignment, 2 / 6
+    dialect = ex.DialectFilter.from_sets(Model(), {"aae": ["gonna"]}, {"aae": "aa"}, remove_at=0.8)
+    assert dialect.keep_at_least == {"aae": pytest.approx(1 / 3)}
     out = ex.expand_sets(
         {"aa_names": ["jamal"], "aae": ["gonna"], "female": ["she"]},
         kv, k=3, filters=[names, dialect],
@@ -126,3 +128,13 @@ def test_name_and_dialect_filters_inside_an_expansion():
     assert why.loc[("aae", "going"), "filter"] == "dialect model"
     # she's neighbours: her, then going (white-aligned: passes), then gonna (in a set)
     assert out.added["female"] == ("her", "going")
+
+
+def test_a_dialect_set_the_model_does_not_know_is_refused(one_line):
+    class Model:
+        index = {"going": 0}
+        wordprobs = np.array([[1.0, 1.0, 1.0, 3.0]])
+
+    with pytest.raises(ValueError) as err:
+        ex.DialectFilter.from_sets(Model(), {"aae": ["ion"]}, {"aae": "aa"}, remove_at=0.8)
+    assert "dialect set 'aae'" in one_line(err)

@@ -150,9 +150,10 @@ class DialectFilter:
     A word's alignment is ``P(dialect | word)`` under a uniform prior over the model's four
     dialects (its per-dialect word probabilities, normalised over the dialects). A set listed in
     ``dialects`` (a dialect word set, e.g. African-American-aligned words) keeps only candidates
-    aligned with its dialect by at least ``min_proportion``; every other set loses the candidates
-    aligned with a non-``white`` dialect by that much (race-aligned words do not belong in,
-    say, a gender set). Words the model does not know pass, except into dialect sets.
+    aligned with its dialect by at least ``keep_at_least[set]``; every other set loses the
+    candidates aligned with a non-``white`` dialect by ``remove_at`` or more (race-aligned words
+    do not belong in, say, a gender set). Words the model does not know pass, except into
+    dialect sets. :meth:`from_sets` sets each dialect set's threshold from its own words.
 
     Parameters
     ----------
@@ -160,7 +161,10 @@ class DialectFilter:
         Or anything with ``index`` (word → row) and ``wordprobs`` (rows × dialects).
     dialects : mapping
         Dialect set → its dialect (``"aa"``, ``"hispanic"``, ``"asian"`` or ``"white"``).
-    min_proportion : float
+    keep_at_least : mapping
+        Dialect set → the smallest alignment a candidate needs.
+    remove_at : float
+        Alignment with a non-white dialect that removes a candidate from the other sets.
     order : sequence of str
         The dialects of ``wordprobs``'s columns (default: :data:`nlpbias.data.twitteraae.
         DIALECTS`).
@@ -170,31 +174,73 @@ class DialectFilter:
     >>> from types import SimpleNamespace
     >>> m = SimpleNamespace(index={"finna": 0, "going": 1},
     ...                     wordprobs=np.array([[9.0, 0.5, 0.5, 1.0], [1.0, 1.0, 1.0, 2.0]]))
-    >>> f = DialectFilter(m, {"aae": "aa"}, min_proportion=0.8)
+    >>> f = DialectFilter(m, {"aae": "aa"}, keep_at_least={"aae": 0.5}, remove_at=0.8)
     >>> f("finna", "female"), f("going", "female") is None, f("going", "aae")
-    ('dialect model: aligned with aa (0.82)', True, 'dialect model: aa alignment 0.20 < 0.8')
+    ('dialect model: aligned with aa (0.82)', True, 'dialect model: aa alignment 0.20 < 0.50')
     """
 
     model: Any
     dialects: Mapping[str, str]
-    min_proportion: float
+    keep_at_least: Mapping[str, float]
+    remove_at: float
     order: Sequence[str] = ("aa", "hispanic", "asian", "white")
     name: str = "dialect model"
 
-    def __call__(self, word: str, set_name: str) -> str | None:
-        want = self.dialects.get(set_name)
+    def alignment(self, word: str) -> dict[str, float] | None:
+        """``P(dialect | word)`` per dialect, or None for a word the model does not know."""
         row = self.model.index.get(word)
         if row is None:
-            return None if want is None else f"{self.name}: not in the model's vocabulary"
+            return None
         p = np.asarray(self.model.wordprobs[row], dtype=float)
-        p = p / p.sum()
-        share = dict(zip(self.order, p, strict=True))
+        return dict(zip(self.order, p / p.sum(), strict=True))
+
+    @classmethod
+    def from_sets(
+        cls,
+        model: Any,
+        sets: Mapping[str, Sequence[str]],
+        dialects: Mapping[str, str],
+        *,
+        remove_at: float,
+        order: Sequence[str] = ("aa", "hispanic", "asian", "white"),
+    ) -> DialectFilter:
+        """Each dialect set's threshold: the alignment of its least aligned own word.
+
+        A neighbour joins a dialect set only if it is at least as aligned with the set's
+        dialect as every word the set started with. (A fixed threshold fails both ways: on
+        2026-11-27's TwitterAAE table the white-aligned words of ``davidson_race`` have white
+        alignments from 0.40 to 0.99, the African-American-aligned ones aa alignments from
+        0.54 to 1.00.)
+
+        Raises
+        ------
+        ValueError
+            A dialect set none of whose words the model knows.
+        """
+        probe = cls(model, dialects, {}, remove_at, order)
+        keep = {}
+        for name, dialect in dialects.items():
+            shares = [a[dialect] for w in sets[name] if (a := probe.alignment(w.lower()))]
+            if not shares:
+                raise ValueError(
+                    f"no word of the dialect set {name!r} is in the dialect model; its "
+                    "threshold cannot be set from its words"
+                )
+            keep[name] = float(min(shares))
+        return cls(model, dialects, keep, remove_at, order)
+
+    def __call__(self, word: str, set_name: str) -> str | None:
+        want = self.dialects.get(set_name)
+        share = self.alignment(word)
+        if share is None:
+            return None if want is None else f"{self.name}: not in the model's vocabulary"
         if want is not None:
-            if share[want] < self.min_proportion:
-                return f"{self.name}: {want} alignment {share[want]:.2f} < {self.min_proportion:g}"
+            need = self.keep_at_least[set_name]
+            if share[want] < need:
+                return f"{self.name}: {want} alignment {share[want]:.2f} < {need:.2f}"
             return None
         for dialect in self.order:
-            if dialect != "white" and share[dialect] >= self.min_proportion:
+            if dialect != "white" and share[dialect] >= self.remove_at:
                 return f"{self.name}: aligned with {dialect} ({share[dialect]:.2f})"
         return None
 
