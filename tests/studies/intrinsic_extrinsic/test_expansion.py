@@ -138,3 +138,26 @@ def test_a_dialect_set_the_model_does_not_know_is_refused(one_line):
     with pytest.raises(ValueError) as err:
         ex.DialectFilter.from_sets(Model(), {"aae": ["ion"]}, {"aae": "aa"}, remove_at=0.8)
     assert "dialect set 'aae'" in one_line(err)
+
+
+def test_an_expansion_file_round_trips(tmp_path, one_line):
+    kv = _toy()
+    stop = ex.StopList({"slur": "a slur"})
+    out = ex.expand_sets({"male": ["he", "absent"], "female": ["she"]}, kv, k=3, filters=[stop],
+                         neighbours_name="toy")  # fmt: skip
+    path = out.to_yaml(tmp_path / "toy.yaml", title="toy sets")
+    back = ex.read_expansion(path)
+    assert back.sets == out.sets and back.added == out.added and back.missing == out.missing
+    assert back.provenance == out.provenance
+    key = ["set", "filter", "word", "source"]
+    a = out.removed.sort_values(key).reset_index(drop=True)
+    b = back.removed[out.removed.columns].sort_values(key).reset_index(drop=True)
+    assert a.equals(b)
+    text = path.read_text()
+    assert "slur" in text and "a slur" in text and "toy sets" in text
+    (tmp_path / "bad.yaml").write_text("name: x\n")
+    with pytest.raises(ValueError) as err:
+        ex.read_expansion(tmp_path / "bad.yaml")
+    assert "bad.yaml is not an expansion file" in one_line(err)
+    with pytest.raises(FileNotFoundError):
+        ex.read_expansion(tmp_path / "none.yaml")

@@ -18,15 +18,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import yaml
 
 from nlpbias.core.checks import check_int
 
 __all__ = [
     "DialectFilter",
+    "read_expansion",
     "Expansion",
     "NameRaceFilter",
     "StopList",
@@ -63,6 +66,36 @@ class Expansion:
     removed: pd.DataFrame
     missing: dict[str, tuple[str, ...]]
     provenance: dict[str, Any] = field(default_factory=dict)
+
+    def to_yaml(self, path: str | Path, *, title: str = "") -> Path:
+        """Write the expansion as a data file a reader can inspect (and :func:`read_expansion`).
+
+        The file holds the provenance, per set its original and added words and the words
+        missing from the neighbour embedding, and every removed candidate grouped by filter
+        with its reason and the set word it neighbours.
+        """
+        out = Path(path)
+        removed: dict[str, dict[str, list[dict[str, str]]]] = {}
+        for row in self.removed.itertuples(index=False):
+            removed.setdefault(row.set, {}).setdefault(row.filter, []).append(
+                {"word": row.word, "source": row.source, "reason": row.reason}
+            )
+        doc = {
+            "title": title,
+            "provenance": dict(self.provenance),
+            "sets": {
+                name: {
+                    "original": list(words[: len(words) - len(self.added[name])]),
+                    "added": list(self.added[name]),
+                    "missing": list(self.missing.get(name, ())),
+                    "removed": removed.get(name, {}),
+                }
+                for name, words in self.sets.items()
+            },
+        }
+        header = "# Expanded word sets; written by nlpbias.studies.intrinsic_extrinsic.expansion\n"
+        out.write_text(header + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True))
+        return out
 
     def summary(self) -> pd.DataFrame:
         """Per set: original words, added words, and candidates each filter removed."""
@@ -382,4 +415,36 @@ def expand_sets(
                 getattr(f, "name", getattr(f, "__name__", type(f).__name__)) for f in filters
             ],
         },
+    )
+
+
+def read_expansion(path: str | Path) -> Expansion:
+    """Read a file written by :meth:`Expansion.to_yaml`.
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    ValueError
+        The file is not an expansion (no ``sets`` or ``provenance``); the message names it.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise FileNotFoundError(f"no expansion file {p}; write it with Expansion.to_yaml")
+    doc = yaml.safe_load(p.read_text())
+    if not isinstance(doc, dict) or "sets" not in doc or "provenance" not in doc:
+        raise ValueError(f"{p.name} is not an expansion file (it lacks 'sets' or 'provenance')")
+    rows = [
+        {"set": name, "word": r["word"], "source": r["source"], "filter": filt,
+         "reason": r["reason"]}
+        for name, spec in doc["sets"].items()
+        for filt, removed in (spec.get("removed") or {}).items()
+        for r in removed
+    ]  # fmt: skip
+    return Expansion(
+        sets={n: tuple(s["original"]) + tuple(s["added"]) for n, s in doc["sets"].items()},
+        added={n: tuple(s["added"]) for n, s in doc["sets"].items()},
+        removed=pd.DataFrame(rows, columns=["set", "word", "source", "filter", "reason"]),
+        missing={n: tuple(s.get("missing") or ()) for n, s in doc["sets"].items()},
+        provenance=dict(doc["provenance"]),
     )
