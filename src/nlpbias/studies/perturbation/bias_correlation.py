@@ -40,6 +40,7 @@ __all__ = [
     "area_correlations",
     "delta_b_frame",
     "pair_correlations",
+    "percentile_interval",
 ]
 
 #: Fewest documents touching both tests for a pair to get a correlation at all.
@@ -172,15 +173,25 @@ def _bootstrap(
     return pear, spear
 
 
+def percentile_interval(draws: np.ndarray, level: float = 0.95) -> tuple[float, float]:
+    """Percentile interval of the finite bootstrap ``draws`` (NaN, NaN with fewer than 2).
+
+    Examples
+    --------
+    >>> percentile_interval(np.array([0.0, 1.0, np.nan]), level=0.5)
+    (0.25, 0.75)
+    """
+    finite = draws[np.isfinite(draws)]
+    if finite.size < 2:
+        return float("nan"), float("nan")
+    low, high = np.quantile(finite, [(1 - level) / 2, (1 + level) / 2])
+    return float(low), float(high)
+
+
 def _interval(replicates: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile interval of each column of ``replicates`` (NaN for a column without values)."""
-    alpha = (1 - level) / 2
-    low = np.full(replicates.shape[1], np.nan)
-    high = np.full(replicates.shape[1], np.nan)
-    for j in range(replicates.shape[1]):
-        finite = replicates[:, j][np.isfinite(replicates[:, j])]
-        if finite.size >= 2:
-            low[j], high[j] = np.quantile(finite, [alpha, 1 - alpha])
+    """:func:`percentile_interval` of each column of ``replicates``."""
+    bounds = [percentile_interval(replicates[:, j], level) for j in range(replicates.shape[1])]
+    low, high = (np.array(b, dtype=float).reshape(-1) for b in zip(*bounds, strict=True))
     return low, high
 
 

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -222,6 +222,23 @@ class GloVe:
         """
         keys = ("vector_size", "x_max", "alpha", "learning_rate", "epochs", "batch_size")
         return {k: getattr(self, k) for k in (*keys, "random_state", "engine", "show_progress")}
+
+    def fitted_with(self, params: Mapping[str, Any]) -> bool:
+        """Whether this model has the parameters ``params`` would give (seed and progress aside).
+
+        A fit with the same parameters and seed is the same fit, so a caller that refits with
+        ``params`` and this model's seed can use this model instead.
+
+        Examples
+        --------
+        >>> GloVe(epochs=5, random_state=3).fitted_with({"epochs": 5})
+        True
+        >>> GloVe(epochs=5).fitted_with({"epochs": 6})
+        False
+        """
+        drop = ("random_state", "show_progress")
+        ref = {k: v for k, v in GloVe(**params).get_params().items() if k not in drop}
+        return all(self.get_params()[k] == v for k, v in ref.items())
 
     # -- fitting
 

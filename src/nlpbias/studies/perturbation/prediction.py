@@ -36,6 +36,7 @@ import scipy.sparse as sp
 
 from nlpbias.core.checks import check_int, check_number
 from nlpbias.core.repro import rng as _rng
+from nlpbias.studies.perturbation.bias_correlation import percentile_interval
 from nlpbias.studies.perturbation.documents import Prepared
 from nlpbias.studies.perturbation.influence import weat_index
 
@@ -114,7 +115,11 @@ def document_features(
 
 
 def _weighted_auc(scores: np.ndarray, labels: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """ROC AUC of ``scores`` for each row of document counts ``w`` (B, n); ties count half."""
+    """ROC AUC of ``scores`` for each row of document counts ``w`` (B, n); ties count half.
+
+    scikit-learn's ``roc_auc_score(..., sample_weight=w[b])`` gives the same number for one
+    replicate; this computes all ``B`` replicates with one sort (the tests check the two agree).
+    """
     order = np.argsort(scores, kind="stable")
     s, y, w = scores[order], labels[order], w[:, order]
     starts = np.r_[True, s[1:] != s[:-1]]
@@ -140,14 +145,6 @@ def _out_of_fold(
     model = HistGradientBoostingClassifier(random_state=random_state)
     X = features.to_numpy(np.float64)
     return cross_val_predict(model, X, y, cv=folds, groups=groups, method="predict_proba")[:, 1]
-
-
-def _interval(draws: np.ndarray, level: float) -> tuple[float, float]:
-    finite = draws[np.isfinite(draws)]
-    if finite.size < 2:
-        return math.nan, math.nan
-    low, high = np.quantile(finite, [(1 - level) / 2, (1 + level) / 2])
-    return float(low), float(high)
 
 
 def predict_biasing(
@@ -252,11 +249,13 @@ def predict_biasing(
         reps = {key: np.concatenate(v) for key, v in draws.items()}
         for key, s in scores.items():
             rec[f"auc_{key}"] = float(_weighted_auc(s, y, ones)[0])
-            rec[f"auc_{key}_low"], rec[f"auc_{key}_high"] = _interval(reps[key], level)
+            rec[f"auc_{key}_low"], rec[f"auc_{key}_high"] = percentile_interval(reps[key], level)
         rec["gain"] = rec["auc_model"] - rec["auc_words"]  # beyond the words
-        rec["gain_low"], rec["gain_high"] = _interval(reps["model"] - reps["words"], level)
+        rec["gain_low"], rec["gain_high"] = percentile_interval(
+            reps["model"] - reps["words"], level
+        )
         rec["gain_words"] = rec["auc_words"] - rec["auc_baseline"]  # the lists, not the total
-        rec["gain_words_low"], rec["gain_words_high"] = _interval(
+        rec["gain_words_low"], rec["gain_words_high"] = percentile_interval(
             reps["words"] - reps["baseline"], level
         )
         rec["note"] = ""

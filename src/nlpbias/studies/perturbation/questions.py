@@ -30,6 +30,7 @@ from nlpbias.studies.perturbation.documents import Prepared, load_documents, pre
 from nlpbias.studies.perturbation.effects import measure_tests
 from nlpbias.studies.perturbation.glove import GloVe
 from nlpbias.studies.perturbation.intersectional import intersectional_effects
+from nlpbias.studies.perturbation.study import fit_glove
 
 __all__ = [
     "CORPUS_NAMES",
@@ -213,8 +214,6 @@ def compare_corpora(
         measure_tests`'s columns and ``tokens``; None when ``other`` is None or the chapter's
         own source (nothing to compare), or its documents are not available (the data home).
     """
-    from nlpbias.studies.perturbation.study import fit_glove
-
     if other is None or other == source:
         return None
     try:

@@ -36,10 +36,11 @@ import pandas as pd
 
 from nlpbias.core.cache import cached
 from nlpbias.core.checks import check_number
-from nlpbias.studies.perturbation.cooccurrence import Corpus, cooccurrence
+from nlpbias.studies.perturbation.cooccurrence import Corpus
 from nlpbias.studies.perturbation.documents import Prepared
 from nlpbias.studies.perturbation.glove import GloVe
 from nlpbias.studies.perturbation.influence import DDOF, weat_index
+from nlpbias.studies.perturbation.retraining import refit_vectors
 
 __all__ = ["COLUMNS", "full_vs_reduced", "reduction_sets"]
 
@@ -93,23 +94,6 @@ def reduction_sets(
     return {"reduced": reduced, "random": random}
 
 
-def _refit_rows(
-    corpus: Corpus,
-    removed: Sequence[int] | None,
-    rows: np.ndarray,
-    window: int,
-    params: Mapping[str, Any],
-    random_state: int,
-) -> tuple[np.ndarray, float]:
-    """One sweep task: GloVe without ``removed``; the word vectors of ``rows`` and fit seconds."""
-    keep = np.arange(len(corpus))
-    if removed is not None:
-        keep = np.setdiff1d(keep, np.asarray(removed, dtype=np.int64))
-    X = cooccurrence(corpus, window=window, documents=keep, show_progress=False)
-    model = GloVe(random_state=int(random_state), **params).fit(X)
-    return model.W_[rows].copy(), model.fit_time_
-
-
 @cached(ignore=("corpus", "executor", "n_jobs", "show_progress"))
 def _refits_cached(
     key: str,
@@ -133,7 +117,7 @@ def _refits_cached(
         for docs in sets.values()
     ]  # fmt: skip
     results = run_sweep(
-        _refit_rows, tasks, executor=executor, n_jobs=n_jobs, show_progress=show_progress,
+        refit_vectors, tasks, executor=executor, n_jobs=n_jobs, show_progress=show_progress,
         desc="retrain GloVe (reduced corpora)",
     )  # fmt: skip
     return dict(zip(sets, results, strict=True))
@@ -207,9 +191,7 @@ def full_vs_reduced(
     }
     rows = np.array(sorted({int(r) for idx in indices.values() for r in idx.rows}), dtype=np.int64)
     words = [prepared.vocab.words[r] for r in rows]
-    drop = ("random_state", "show_progress")
-    ref = {k: v for k, v in GloVe(**glove).get_params().items() if k not in drop}
-    same = all(model.get_params()[k] == v for k, v in ref.items())
+    same = model.fitted_with(glove)
     todo = {name: [int(d) for d in docs] for name, docs in sets.items()}
     if not same:
         todo = {"__full__": None, **todo}  # type: ignore[dict-item]

@@ -20,7 +20,25 @@ from nlpbias.studies.perturbation.cooccurrence import Corpus, cooccurrence
 from nlpbias.studies.perturbation.glove import GloVe
 from nlpbias.studies.perturbation.influence import WeatIndex, effect_sizes, weat_index
 
-__all__ = ["retrain_removals"]
+__all__ = ["refit_vectors", "retrain_removals"]
+
+
+def refit_vectors(
+    corpus: Corpus,
+    removed: Sequence[int] | None,
+    rows: np.ndarray,
+    window: int,
+    params: Mapping[str, Any],
+    random_state: int,
+) -> tuple[np.ndarray, float]:
+    """Fit GloVe without the documents ``removed``; return the word vectors of ``rows`` and
+    the fit's seconds (a sweep task: module-level, so processes can run it)."""
+    keep = np.arange(len(corpus))
+    if removed is not None:
+        keep = np.setdiff1d(keep, np.asarray(removed, dtype=np.int64))
+    X = cooccurrence(corpus, window=window, documents=keep, show_progress=False)
+    model = GloVe(random_state=int(random_state), **params).fit(X)
+    return model.W_[rows].copy(), model.fit_time_
 
 
 def _refit(
@@ -33,13 +51,8 @@ def _refit(
     random_state: int,
 ) -> tuple[float, float]:
     """One sweep task: fit GloVe without ``removed``; return (effect size, fit seconds)."""
-    keep = np.arange(len(corpus))
-    if removed is not None:
-        keep = np.setdiff1d(keep, np.asarray(removed, dtype=np.int64))
-    X = cooccurrence(corpus, window=window, documents=keep, show_progress=False)
-    model = GloVe(random_state=int(random_state), **params).fit(X)
-    index = WeatIndex("", rows, sets, {}, {})
-    return effect_sizes(model.W_[rows], index), model.fit_time_
+    W, seconds = refit_vectors(corpus, removed, rows, window, params, random_state)
+    return effect_sizes(W, WeatIndex("", rows, sets, {}, {})), seconds
 
 
 def retrain_removals(

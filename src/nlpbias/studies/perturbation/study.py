@@ -351,9 +351,7 @@ def validate(
         max_missing=max_missing, random_state=random_state,
     )  # fmt: skip
     # the model being explained is the seed's fit on all documents when its parameters match
-    drop = ("random_state", "show_progress")
-    ref = {k: v for k, v in GloVe(**glove).get_params().items() if k not in drop}
-    same = all(model.get_params()[k] == v for k, v in ref.items())
+    same = model.fitted_with(glove)
     idx = weat_index(wordset, prepared.vocab, max_missing=max_missing, random_state=random_state)
     base = {int(model.random_state): effect_sizes(model.W_[idx.rows], idx)} if same else {}
     runs = _retrain_cached(
