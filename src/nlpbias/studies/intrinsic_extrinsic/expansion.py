@@ -16,7 +16,8 @@ expansion: the words added per set, every candidate removed and why, and the pro
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,12 +30,14 @@ from nlpbias.core.checks import check_int
 
 __all__ = [
     "DialectFilter",
-    "read_expansion",
     "Expansion",
     "NameRaceFilter",
+    "NonWord",
+    "RareWord",
     "StopList",
     "expand_sets",
     "nearest_neighbours",
+    "read_expansion",
 ]
 
 #: A filter: ``filter(word, set_name)`` returns why ``word`` must not join ``set_name``, or None.
@@ -114,22 +117,75 @@ class Expansion:
 
 @dataclass(frozen=True)
 class StopList:
-    """The manual step: words that must not join any set, each with its reason.
+    """The manual step: words that must not join any set, or one set, each with its reason.
 
     Examples
     --------
-    >>> StopList({"redneck": "a slur"})("redneck", "white")
-    'stop list: a slur'
-    >>> StopList({"redneck": "a slur"})("farmer", "white") is None
-    True
+    >>> stop = StopList({"redneck": "a slur"}, per_set={"male": {"women": "the other gender"}})
+    >>> stop("redneck", "white"), stop("women", "male"), stop("women", "female") is None
+    ('stop list: a slur', 'stop list: the other gender', True)
     """
 
     words: Mapping[str, str]
+    per_set: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     name: str = "stop list"
 
     def __call__(self, word: str, set_name: str) -> str | None:
-        reason = self.words.get(word)
+        reason = self.words.get(word) or self.per_set.get(set_name, {}).get(word)
         return None if reason is None else f"{self.name}: {reason}"
+
+
+@dataclass(frozen=True)
+class NonWord:
+    """Tokens that are not plain lowercase words (punctuation, digits, accents, ``'em``).
+
+    Examples
+    --------
+    >>> NonWord()("f/v", "hateful"), NonWord()("caress", "pleasant") is None
+    ("not a plain word: does not match '[a-z]+'", True)
+    """
+
+    pattern: str = "[a-z]+"
+    name: str = "not a word"
+
+    def __call__(self, word: str, set_name: str) -> str | None:
+        if re.fullmatch(self.pattern, word):
+            return None
+        return f"not a plain word: does not match {self.pattern!r}"
+
+
+@dataclass(frozen=True)
+class RareWord:
+    """Words rarer than a frequency rank of the neighbour embedding (its long tail of typos,
+    foreign words and fragments); name sets are exempt (rare names are names).
+
+    Parameters
+    ----------
+    ranks : mapping
+        Word → its frequency rank (0 = most frequent), e.g. a KeyedVectors' ``key_to_index``
+        when its vocabulary is sorted by frequency (GloVe's is).
+    max_rank : int
+        Words at this rank or rarer are removed.
+    exempt : collection of str
+        Sets the filter does not apply to.
+
+    Examples
+    --------
+    >>> f = RareWord({"the": 0, "otryad": 298905}, max_rank=200000, exempt=("names",))
+    >>> f("otryad", "pleasant"), f("otryad", "names") is None, f("the", "x") is None
+    ('rarer than rank 200000 of the neighbour embedding (298905)', True, True)
+    """
+
+    ranks: Mapping[str, int]
+    max_rank: int
+    exempt: Collection[str] = ()
+    name: str = "rare word"
+
+    def __call__(self, word: str, set_name: str) -> str | None:
+        rank = self.ranks.get(word)
+        if set_name in self.exempt or rank is None or rank < self.max_rank:
+            return None
+        return f"rarer than rank {self.max_rank} of the neighbour embedding ({rank})"
 
 
 @dataclass(frozen=True)
@@ -137,7 +193,8 @@ class NameRaceFilter:
     """Names in a name set must be names of the set's race (a first-name race table).
 
     Only sets listed in ``races`` (name sets) are filtered: a candidate joins such a set only
-    if the table has it and gives the set's race at least ``min_share`` of its bearers. Other
+    if the table has it and gives the set's race the largest share of its bearers (Katô &
+    Miyao's rule: "by taking argmax"), or, with ``min_share``, at least that share. Other
     sets pass untouched (the table also holds ordinary words used as names, so it cannot tell
     names from words).
 
@@ -148,20 +205,26 @@ class NameRaceFilter:
         (:func:`~nlpbias.studies.intrinsic_extrinsic.name_race.load_first_name_race`).
     races : mapping
         Name set → its race (a column of ``table``).
-    min_share : float
-        Smallest share of the set's race.
+    min_share : float, optional
+        Smallest share of the set's race; None (the paper's rule): the set's race must be the
+        table's most common race for the name.
 
     Examples
     --------
-    >>> t = pd.DataFrame({"white": [0.9, 0.1], "black": [0.1, 0.9]}, index=["emily", "jamal"])
-    >>> f = NameRaceFilter(t, {"aa_names": "black"}, min_share=0.5)
+    >>> t = pd.DataFrame({"white": [0.9, 0.1, 0.45], "black": [0.1, 0.9, 0.3],
+    ...                   "hispanic": [0.0, 0.0, 0.25]}, index=["emily", "jamal", "maria"])
+    >>> f = NameRaceFilter(t, {"aa_names": "black", "ea_names": "white"})
     >>> f("jamal", "aa_names") is None, f("emily", "aa_names"), f("emily", "pleasant") is None
-    (True, 'name-race table: black share 0.10 < 0.5', True)
+    (True, 'name-race table: mostly white (0.90), not black', True)
+    >>> f("maria", "ea_names") is None
+    True
+    >>> NameRaceFilter(t, {"ea_names": "white"}, min_share=0.5)("maria", "ea_names")
+    'name-race table: white share 0.45 < 0.5'
     """
 
     table: pd.DataFrame
     races: Mapping[str, str]
-    min_share: float
+    min_share: float | None = None
     name: str = "name-race table"
 
     def __call__(self, word: str, set_name: str) -> str | None:
@@ -170,8 +233,13 @@ class NameRaceFilter:
             return None
         if word not in self.table.index:
             return f"{self.name}: not a first name in the table"
-        share = float(self.table.at[word, race])
-        if share < self.min_share:
+        shares = self.table.loc[word]
+        share = float(shares[race])
+        if self.min_share is None:
+            top = str(shares.idxmax())
+            if top != race and float(shares[top]) > share:
+                return f"{self.name}: mostly {top} ({float(shares[top]):.2f}), not {race}"
+        elif share < self.min_share:
             return f"{self.name}: {race} share {share:.2f} < {self.min_share:g}"
         return None
 
