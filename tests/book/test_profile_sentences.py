@@ -276,8 +276,9 @@ def _derived(chapter: str, profile: str) -> set[float]:
     from nlpbias.studies.intrinsic_extrinsic.grid import embedding_grid
 
     p = params(chapter, profile)
-    keys = ("families", "algorithms", "modsets", "balance_p", "attract_repel", "modes", "corpora")
-    grid = embedding_grid(**{k: p[k] for k in keys})
+    keys = ("families", "algorithms", "modsets", "balance_p", "attract_repel", "modes", "corpora",
+            "designs")  # fmt: skip
+    grid = embedding_grid(**{k: p[k] for k in keys}, neighbours=p["expansion_neighbours"])
     ar = p["attract_repel"]
     settings = len(ar["delta_sim"]) * len(ar["delta_ant"]) * len(ar["reg"])
     return {float(len(grid)), float(settings)}

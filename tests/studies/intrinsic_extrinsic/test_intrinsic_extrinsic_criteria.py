@@ -66,13 +66,13 @@ def test_alignment_difference_skips_with_a_reason() -> None:
     scores = _gridded(fake_scores(np.random.default_rng(2)))
     few = scores[scores.groupby("modset", dropna=False).cumcount() < 3]  # original + 3 + 3
     corr = correlations(scores, n_resamples=9, random_state=0)
-    row = study.alignment_difference(few, corr, random_state=0).iloc[0]
+    row = study.alignment_difference(few, corr, n_bootstrap=200, random_state=0).iloc[0]
     assert row["skipped"].startswith("4 paired settings (fewer than 5)")
     only = correlations(scores[scores["modset"] != "weat"], n_resamples=9, random_state=0)
-    row = study.alignment_difference(scores, only, random_state=0).iloc[0]
+    row = study.alignment_difference(scores, only, n_bootstrap=200, random_state=0).iloc[0]
     assert row["skipped"].startswith("this run has no F1 cell of generic WEAT")
     text = study.alignment_text(study.alignment_summary(only), study.alignment_difference(
-        scores, only, random_state=0))  # fmt: skip
+        scores, only, n_bootstrap=200, random_state=0))  # fmt: skip
     assert "No verdict on alignment" in text and "nan" not in text
 
 

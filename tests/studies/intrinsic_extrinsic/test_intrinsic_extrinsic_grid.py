@@ -3,9 +3,12 @@ merged word sets."""
 
 from __future__ import annotations
 
+import doctest
+
 import pandas as pd
 import pytest
 
+from nlpbias.studies.intrinsic_extrinsic import grid as grid_mod
 from nlpbias.studies.intrinsic_extrinsic.families import merged_wordset
 from nlpbias.studies.intrinsic_extrinsic.grid import embedding_grid
 
@@ -18,6 +21,8 @@ PAPER_GRID = {
     "attract_repel": {"delta_sim": [0, 1], "delta_ant": [0, 1], "reg": [0.1, 0.05, 0.01]},
     "modes": ["debias", "overbias"],
     "corpora": None,
+    "designs": ["expanded"],
+    "neighbours": "glove-6b-50d",
 }
 
 
@@ -43,6 +48,37 @@ def test_grid_validation() -> None:
         embedding_grid(**{**PAPER_GRID, "balance_p": [1.5]})
     with pytest.raises(ValueError, match="keys delta_sim"):
         embedding_grid(**{**PAPER_GRID, "attract_repel": {"delta_sim": [1]}})
+    with pytest.raises(ValueError, match="designs"):
+        embedding_grid(**{**PAPER_GRID, "designs": []})
+    with pytest.raises(ValueError, match="unknown neighbour embedding"):
+        embedding_grid(**{**PAPER_GRID, "neighbours": "spacy"})
+
+
+def test_both_designs_build_the_same_grid_and_only_the_word_sets_differ() -> None:
+    grid = embedding_grid(**{**PAPER_GRID, "designs": ["expanded", "unexpanded"]})
+    modified = pd.DataFrame([g for g in grid if g["method"] != "original"])
+    assert len(modified) == 2 * 3 * 2 * 2 * 44
+    counts = modified.groupby(["family", "algorithm", "modset", "design"]).size()
+    assert (counts == 44).all() and len(counts) == 24
+    keys = ["family", "algorithm", "modset", "method", "mode", "p", "delta_sim", "delta_ant", "reg"]
+    by = {d: modified[modified["design"] == d][keys].fillna(-1) for d in ("expanded", "unexpanded")}
+    pd.testing.assert_frame_equal(
+        by["expanded"].reset_index(drop=True), by["unexpanded"].reset_index(drop=True)
+    )
+    assert (modified["neighbours"].isna() == (modified["design"] == "unexpanded")).all()
+
+
+def test_the_neighbour_embedding_must_not_be_one_the_grid_measures() -> None:
+    demo = {**PAPER_GRID, "families": ["coref"], "corpora": {"coref": "glove-6b-50d"}}
+    with pytest.raises(ValueError, match="it is an embedding this grid measures"):
+        embedding_grid(**demo)
+    assert embedding_grid(**{**demo, "neighbours": "wefe-word2vec-13k"})
+    assert embedding_grid(**{**demo, "designs": ["unexpanded"]})  # no expansion, no conflict
+
+
+def test_doctests() -> None:
+    failed, attempted = doctest.testmod(grid_mod, raise_on_error=False, verbose=False)[:2]
+    assert attempted > 0 and failed == 0
 
 
 def test_merged_wordset_is_the_role_wise_union() -> None:

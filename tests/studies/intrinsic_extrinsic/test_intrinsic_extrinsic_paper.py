@@ -65,3 +65,10 @@ def test_tables_long_form_and_verdict_come_from_the_correlations() -> None:
     assert "the 95 % interval of the difference excludes 0" in text
     panels = ie.figure1_panels(scores, ["coref"])
     assert [p["y"] for p in panels] == ["extrinsic:type1_f1"]
+
+
+def test_doctests() -> None:
+    import doctest
+
+    failed, attempted = doctest.testmod(ie, raise_on_error=False, verbose=False)[:2]
+    assert attempted > 0 and failed == 0

@@ -103,6 +103,8 @@ GRID = {
     "attract_repel": {"delta_sim": [1], "delta_ant": [0], "reg": [0.05]},
     "modes": ["debias", "overbias"],
     "corpora": {"coref": "wiki_summaries"},
+    "designs": ["expanded"],
+    "neighbours": "glove-6b-50d",
 }
 OPTIONS = {
     "corpus_options": {"max_docs": {"wiki_summaries": 400}, "vector_size": 16, "epochs": 1,

@@ -1,11 +1,12 @@
 """Do intrinsic bias metrics predict extrinsic bias? (Katô & Miyao; Goldfarb-Tarrant et al., 2021).
 
 What the chapter's notebook calls; the modules of this package hold the method: the families and
-their word sets (:mod:`.families`), the embedding grid (:mod:`.grid`, with :mod:`.balancing` and
+their word sets (:mod:`.families`; expanded by neighbours: :mod:`.expansion`, :mod:`.name_race`,
+:mod:`.expanded_sets`), the embedding grid (:mod:`.grid`, with :mod:`.balancing` and
 :mod:`.attract_repel`), one embedding's evaluation (:mod:`.evaluation`, with the downstream tasks
 :mod:`.coref` and :mod:`.hsd`), the cached sweep (:mod:`.study`, with what its tasks share in
-memory: :mod:`.worker_memo`), the correlations
-(:mod:`.correlation`), the comparison with the paper (:mod:`.paper`), the figures
+memory: :mod:`.worker_memo`), the correlations (:mod:`.correlation`), the two designs of the
+modification sets (:mod:`.designs`), the comparison with the paper (:mod:`.paper`), the figures
 (:mod:`.figures`), the headline rows for the scorecard (:mod:`.headlines`) and which numbers
 travel between machines (:mod:`.machines`).
 """
@@ -13,6 +14,7 @@ travel between machines (:mod:`.machines`).
 from nlpbias.studies.intrinsic_extrinsic import machines
 from nlpbias.studies.intrinsic_extrinsic.correlation import (
     correlations,
+    design_scores,
     mean_rho_interval,
     scores_frame,
     seed_spread,
@@ -20,8 +22,16 @@ from nlpbias.studies.intrinsic_extrinsic.correlation import (
     skipped_table,
     skipped_text,
 )
+from nlpbias.studies.intrinsic_extrinsic.designs import (
+    design_comparison,
+    design_difference,
+    design_text,
+)
 from nlpbias.studies.intrinsic_extrinsic.evaluation import (
     evaluate_embedding,
+)
+from nlpbias.studies.intrinsic_extrinsic.expanded_sets import (
+    expansion_table,
 )
 from nlpbias.studies.intrinsic_extrinsic.families import (
     FAMILIES,
@@ -70,8 +80,13 @@ __all__ = [
     "build_embedding",
     "corpus_for",
     "correlations",
+    "design_comparison",
+    "design_difference",
+    "design_scores",
+    "design_text",
     "embedding_grid",
     "evaluate_embedding",
+    "expansion_table",
     "FAMILIES",
     "Family",
     "figure1_panels",

@@ -29,6 +29,7 @@ from nlpbias.studies.intrinsic_extrinsic.families import (
 
 __all__ = [
     "correlations",
+    "design_scores",
     "mean_rho_interval",
     "scores_frame",
     "seed_spread",
@@ -76,6 +77,43 @@ def scores_frame(results: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def design_scores(scores: pd.DataFrame, design: str) -> pd.DataFrame:
+    """The original embeddings and those modified in one design (``"expanded"`` or
+    ``"unexpanded"``, :data:`~nlpbias.studies.intrinsic_extrinsic.grid.DESIGNS`): the frame
+    :func:`correlations` and the figures take, one design at a time.
+
+    Raises
+    ------
+    ValueError
+        No embedding of the frame was modified in ``design`` (the message lists those that were).
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"method": ["original", "balance", "balance"],
+    ...                   "design": [None, "expanded", "unexpanded"]})
+    >>> design_scores(s, "expanded")["method"].tolist()
+    ['original', 'balance']
+    """
+    have = sorted(scores["design"].dropna().unique()) if "design" in scores else []
+    if design not in have:
+        raise ValueError(
+            f"no embedding of these scores was modified in the design {design!r}; the scores "
+            f"hold {have or 'no modified embedding'} (the parameter `designs`)"
+        )
+    keep = (scores["method"] == "original") | (scores["design"] == design)
+    return scores[keep].reset_index(drop=True)
+
+
+def _one_design(scores: pd.DataFrame, where: str) -> None:
+    """Refuse a frame that mixes designs (their embeddings must not share a correlation)."""
+    have = sorted(scores["design"].dropna().unique()) if "design" in scores else []
+    if len(have) > 1:
+        raise ValueError(
+            f"{where}: the scores hold embeddings of the designs {have}; pass one design at a "
+            "time with design_scores(scores, design)"
+        )
+
+
 def extrinsic_columns(family: Family, frame: pd.DataFrame) -> dict[tuple[str, str], str]:
     """(view, metric) -> extrinsic column of the frame, for the family's task."""
     out = {}
@@ -112,8 +150,9 @@ def correlations(
     """Spearman ρ and permutation p between intrinsic and extrinsic metrics (Tables 3-10).
 
     For each family, algorithm and modification set the points are the original embedding plus
-    the embeddings modified with that set; for each evaluation word set of the modification
-    set, each intrinsic metric (WEAT, RNSB) is correlated with each extrinsic difference.
+    the embeddings modified with that set, in one design (:func:`design_scores`); for each
+    evaluation word set of the modification set, each intrinsic metric (WEAT, RNSB) is
+    correlated with each extrinsic difference.
     An embedding on which a word set could not be measured (too many words out of its
     vocabulary, e.g. after balancing removed every sentence holding them) is left out of that
     cell — never imputed — and ``n`` says how many points remain; a cell with fewer than
@@ -128,6 +167,7 @@ def correlations(
     """
     from nlpbias.metrics.stats import spearman_permutation
 
+    _one_design(scores, "correlations")
     rows, skipped = [], []
     for fam, alg, modset, points in _blocks(scores):
         fam_name = fam.name

@@ -5,7 +5,12 @@ whose bias was modified with dataset balancing
 (:func:`nlpbias.studies.intrinsic_extrinsic.balancing.balance_corpus`, retrained) and
 Attract-Repel (:func:`nlpbias.studies.intrinsic_extrinsic.attract_repel.attract_repel`,
 post-processed), each driven by one modification word set
-(:func:`~nlpbias.studies.intrinsic_extrinsic.families.modification_query`).
+(:func:`~nlpbias.studies.intrinsic_extrinsic.families.modification_query`) in one of two
+*designs* (:data:`DESIGNS`): ``"expanded"``, the paper's, modifies with the set expanded by the
+nearest neighbours of its words in a separate embedding
+(:func:`~nlpbias.studies.intrinsic_extrinsic.expanded_sets.expanded_query`) and measures with the
+original set; ``"unexpanded"`` modifies with the very words it measures. :func:`spec_query` is
+the word set a specification modifies with.
 :func:`build_embedding` trains (or loads from the cache) the embedding one specification
 describes, on the corpus of :func:`corpus_for`.
 """
@@ -28,7 +33,10 @@ from nlpbias.studies.intrinsic_extrinsic.families import (
 )
 from nlpbias.studies.intrinsic_extrinsic.worker_memo import memo
 
-__all__ = ["build_embedding", "corpus_for", "embedding_grid"]
+__all__ = ["DESIGNS", "build_embedding", "corpus_for", "embedding_grid", "spec_query"]
+
+#: How a modification word set is used: expanded by neighbours (the paper's design), or as is.
+DESIGNS = ("expanded", "unexpanded")
 
 
 @cached
@@ -65,12 +73,10 @@ def _spec_id(spec: Mapping[str, Any]) -> str:
     base = f"{spec['corpus']}/{spec['algorithm']}"
     if spec["method"] == "original":
         return f"{base}/original"
+    sets = f"{base}/{spec['family']}:{spec['modset']}:{spec['design']}"
     if spec["method"] == "balance":
-        return f"{base}/{spec['family']}:{spec['modset']}/balance-{spec['mode']}-p{spec['p']}"
-    return (
-        f"{base}/{spec['family']}:{spec['modset']}/ar-{spec['mode']}"
-        f"-s{spec['delta_sim']}-a{spec['delta_ant']}-l{spec['reg']}"
-    )
+        return f"{sets}/balance-{spec['mode']}-p{spec['p']}"
+    return f"{sets}/ar-{spec['mode']}-s{spec['delta_sim']}-a{spec['delta_ant']}-l{spec['reg']}"
 
 
 def embedding_grid(
@@ -82,6 +88,8 @@ def embedding_grid(
     attract_repel: Mapping[str, Sequence[float]],
     modes: Sequence[str],
     corpora: Mapping[str, str] | None,
+    designs: Sequence[str],
+    neighbours: str,
 ) -> list[dict[str, Any]]:
     """The embeddings of the study, as a list of specification dicts.
 
@@ -95,32 +103,54 @@ def embedding_grid(
     needed): that family then has one original (algorithm ``"glove"``) and Attract-Repel
     variants only, since balancing needs a corpus to retrain on.
 
+    Every modified embedding is built once per design of ``designs`` (:data:`DESIGNS`);
+    ``neighbours`` names the embedding whose neighbours expanded the sets
+    (:data:`~nlpbias.studies.intrinsic_extrinsic.expanded_sets.NEIGHBOURS`). It must not be an
+    embedding the grid measures: the paper expands with "a word embedding … not an embedding of
+    which we measure bias".
+
     Returns
     -------
     list of dict
         Keys ``id``, ``corpus``, ``algorithm``, ``method`` ('original', 'balance',
-        'attract_repel'), and for modified embeddings ``family``, ``modset``, ``mode`` and the
-        method's parameters.
+        'attract_repel'), and for modified embeddings ``family``, ``modset``, ``design``
+        (with ``neighbours`` when expanded), ``mode`` and the method's parameters.
 
     Examples
     --------
     >>> grid = embedding_grid(families=["coref"], algorithms=["word2vec"], modsets=["extracted"],
     ...                       balance_p=[0.0], attract_repel={"delta_sim": [1], "delta_ant": [0],
-    ...                       "reg": [0.05]}, modes=["debias", "overbias"], corpora=None)
-    >>> [g["id"] for g in grid][:2]
-    ['gutenberg/word2vec/original', 'gutenberg/word2vec/coref:extracted/balance-debias-p0.0']
+    ...                       "reg": [0.05]}, modes=["debias", "overbias"], corpora=None,
+    ...                       designs=["expanded", "unexpanded"], neighbours="glove-6b-50d")
+    >>> [g["id"] for g in grid][:2]  # doctest: +NORMALIZE_WHITESPACE
+    ['gutenberg/word2vec/original',
+     'gutenberg/word2vec/coref:extracted:expanded/balance-debias-p0.0']
     >>> len(grid)
-    5
+    9
     """
     fams = check_families(families)
     corpus_of = {f.name: (corpora or {}).get(f.name, f.corpus) for f in fams}
     bad = [a for a in algorithms if a not in ALGORITHMS] + [m for m in modsets if m not in MODSETS]
     bad += [m for m in modes if m not in ("debias", "overbias")]
-    if bad:
+    bad += [d for d in designs if d not in DESIGNS]
+    if bad or not designs:
         raise ValueError(
-            f"unknown grid values {bad}; algorithms {ALGORITHMS}, modsets {MODSETS}, "
-            "modes ('debias', 'overbias')"
+            f"unknown grid values {bad or 'designs=[]'}; algorithms {ALGORITHMS}, modsets "
+            f"{MODSETS}, modes ('debias', 'overbias'), designs {DESIGNS} (at least one)"
         )
+    from nlpbias.studies.intrinsic_extrinsic.expanded_sets import NEIGHBOURS
+
+    if "expanded" in designs:
+        if neighbours not in NEIGHBOURS:
+            raise ValueError(
+                f"unknown neighbour embedding {neighbours!r}; use one of {sorted(NEIGHBOURS)}"
+            )
+        if neighbours in corpus_of.values():
+            raise ValueError(
+                f"the sets cannot be expanded with {neighbours!r}: it is an embedding this grid "
+                "measures (corpora); use another neighbour embedding, e.g. "
+                f"{sorted(set(NEIGHBOURS) - {neighbours})}"
+            )
     for p in balance_p:
         check_number(p, "each of balance_p", low=0.0, high=1.0)
     ar = dict(attract_repel)
@@ -139,13 +169,15 @@ def embedding_grid(
             specs.append(
                 {"corpus": corpus, "algorithm": alg, "method": "original", "families": served}
             )
-    for fam, modset in itertools.product(fams, modsets):
+    for fam, modset, design in itertools.product(fams, modsets, designs):
         for alg in algs(corpus_of[fam.name]):
             common = {
                 "corpus": corpus_of[fam.name],
                 "algorithm": alg,
                 "family": fam.name,
                 "modset": modset,
+                "design": design,
+                **({"neighbours": neighbours} if design == "expanded" else {}),
             }
             pretrained = corpus_of[fam.name] in PRETRAINED
             for mode, p in itertools.product(modes, [] if pretrained else balance_p):
@@ -169,6 +201,26 @@ def embedding_grid(
 
 
 # --------------------------------------------------------------------------- one embedding
+
+
+def spec_query(spec: Mapping[str, Any]) -> Any:
+    """The word set a modified embedding's spec modifies with: the family's modification set,
+    expanded by its data file when ``spec["design"]`` is ``"expanded"``.
+
+    Examples
+    --------
+    >>> spec = {"family": "coref", "modset": "extracted", "design": "expanded",
+    ...         "neighbours": "glove-6b-50d"}
+    >>> as_is = spec_query({**spec, "design": "unexpanded"})
+    >>> "his" in spec_query(spec).attributes[0], "his" in as_is.attributes[0]
+    (True, False)
+    """
+    query = modification_query(FAMILIES[spec["family"]], spec["modset"])
+    if spec["design"] == "unexpanded":
+        return query
+    from nlpbias.studies.intrinsic_extrinsic.expanded_sets import expanded_query
+
+    return expanded_query(query, neighbours=spec["neighbours"])
 
 
 def build_embedding(spec: Mapping[str, Any], *, corpus_options: Mapping[str, Any]) -> Any:
@@ -204,7 +256,7 @@ def build_embedding(spec: Mapping[str, Any], *, corpus_options: Mapping[str, Any
     from nlpbias.studies.intrinsic_extrinsic.balancing import balance_corpus, sentence_kinds
 
     sentences = _shared_corpus(spec["corpus"], max_docs)
-    query = modification_query(FAMILIES[spec["family"]], spec["modset"])
+    query = spec_query(spec)
     words = (tuple(map(tuple, query.targets)), tuple(map(tuple, query.attributes)))
     kinds = memo(
         ("sentence_kinds", spec["corpus"], max_docs, words),
@@ -246,7 +298,7 @@ def _attract_repel(kv: Any, spec: Mapping[str, Any], opts: Mapping[str, Any]) ->
 
     return attract_repel(
         kv,
-        modification_query(FAMILIES[spec["family"]], spec["modset"]),
+        spec_query(spec),
         mode=spec["mode"],
         delta_sim=spec["delta_sim"],
         delta_ant=spec["delta_ant"],

@@ -192,6 +192,24 @@ def rho_long(tables: Mapping[tuple[str, str], tuple[str, pd.DataFrame]]) -> pd.D
 _SETTING = ("method", "mode", "p", "delta_sim", "delta_ant", "reg")
 
 
+def _by_setting(part: pd.DataFrame) -> pd.DataFrame:
+    """The embeddings of a block indexed by their modification setting (method, mode,
+    parameters), so that two blocks built with the same grid pair up; a setting met twice (not
+    in a grid) is paired in order of appearance."""
+    setting = pd.Series(
+        [tuple(str(r.get(k)) for k in _SETTING) for _, r in part.iterrows()], index=part.index
+    )
+    key = [(*t, n) for t, n in zip(setting, setting.groupby(setting).cumcount(), strict=True)]
+    return part.set_axis(pd.Index(key, tupleize_cols=False))
+
+
+def _cells(points: pd.DataFrame, wordsets: Sequence[str], ycols: Sequence[str]) -> np.ndarray:
+    """(embeddings, 2, cells): WEAT with each word set against each extrinsic column."""
+    xs = [f"intrinsic:{w}:weat" for w in wordsets for _ in ycols]
+    ys = [c for _ in wordsets for c in ycols]
+    return np.stack([points[xs].to_numpy(float), points[ys].to_numpy(float)], axis=1)
+
+
 def _median_rho(m: np.ndarray) -> float:
     """Median over cells of Spearman ρ; ``m`` is (embeddings, 2, cells): intrinsic, extrinsic."""
     from nlpbias.studies.intrinsic_extrinsic.correlation import spearman_rows
@@ -204,7 +222,7 @@ def alignment_difference(
     scores: pd.DataFrame,
     corr: pd.DataFrame,
     *,
-    n_bootstrap: int = 2000,
+    n_bootstrap: int,
     random_state: int,
     min_points: int = 5,
 ) -> pd.DataFrame:
@@ -242,17 +260,10 @@ def alignment_difference(
             set(have.loc[have["modset"] == "weat", "wordset"]) if len(have) else set()
         )
         original = block[block["method"] == "original"].iloc[:1]
-        parts = {}
-        for modset in ("extracted", "weat"):
-            part = pd.concat([original, block[block.get("modset") == modset]])
-            setting = pd.Series(
-                [tuple(str(r.get(k)) for k in _SETTING) for _, r in part.iterrows()],
-                index=part.index,
-            )  # a setting met twice (not in a grid) is paired in order of appearance
-            key = [
-                (*t, n) for t, n in zip(setting, setting.groupby(setting).cumcount(), strict=True)
-            ]
-            parts[modset] = part.set_axis(pd.Index(key, tupleize_cols=False))
+        parts = {
+            modset: _by_setting(pd.concat([original, block[block.get("modset") == modset]]))
+            for modset in ("extracted", "weat")
+        }
         common = [k for k in parts["extracted"].index if k in parts["weat"].index]
         if not ycols or "extracted" not in set(have.get("wordset", [])):
             row["skipped"] = "this run has no F1 cell of aligned WEAT"
@@ -268,17 +279,8 @@ def alignment_difference(
         if row["skipped"]:
             rows.append(row)
             continue
-        a, g = parts["extracted"].loc[common], parts["weat"].loc[common]
-        x = np.stack(
-            [
-                a[["intrinsic:extracted:weat"] * len(ycols)].to_numpy(float),
-                a[ycols].to_numpy(float),
-            ],
-            axis=1,
-        )
-        xg = [f"intrinsic:{w}:weat" for w in generic_sets for _ in ycols]
-        yg = [c for _ in generic_sets for c in ycols]
-        y = np.stack([g[xg].to_numpy(float), g[yg].to_numpy(float)], axis=1)
+        x = _cells(parts["extracted"].loc[common], ["extracted"], ycols)
+        y = _cells(parts["weat"].loc[common], generic_sets, ycols)
         try:
             diff = paired_bootstrap_difference(
                 x, y, statistic=_median_rho, n_bootstrap=n_bootstrap, random_state=random_state
