@@ -6,8 +6,9 @@ their word sets (:mod:`.families`), the embedding grid (:mod:`.grid`, with :mod:
 :mod:`.coref` and :mod:`.hsd`), the cached sweep (:mod:`.study`, with what its tasks share in
 memory: :mod:`.worker_memo`), the correlations
 (:mod:`.correlation`), the comparison with the paper (:mod:`.paper`), the figures
-(:mod:`.figures`), the headline rows for the scorecard (:mod:`.headlines`) and which numbers
-travel between machines (:mod:`.machines`).
+(:mod:`.figures`), what Figure 1 shows beyond ρ (:mod:`.neighbour_spread`, :mod:`.zero_weat`),
+the headline rows for the scorecard (:mod:`.headlines`) and which numbers travel between
+machines (:mod:`.machines`).
 """
 
 from nlpbias.studies.intrinsic_extrinsic import machines
@@ -34,6 +35,7 @@ from nlpbias.studies.intrinsic_extrinsic.figures import (
     METHOD_LABELS,
     RHO_LABELS,
     intrinsic_extrinsic_figure,
+    panel_points,
     rho_vs_paper_figure,
     score_label,
 )
@@ -49,6 +51,10 @@ from nlpbias.studies.intrinsic_extrinsic.headlines import (
 from nlpbias.studies.intrinsic_extrinsic.machines import (
     machine_paragraph,
 )
+from nlpbias.studies.intrinsic_extrinsic.neighbour_spread import (
+    spread_at_similar,
+    spread_text,
+)
 from nlpbias.studies.intrinsic_extrinsic.paper import (
     alignment_difference,
     alignment_summary,
@@ -61,6 +67,10 @@ from nlpbias.studies.intrinsic_extrinsic.paper import (
 )
 from nlpbias.studies.intrinsic_extrinsic.study import (
     run_study,
+)
+from nlpbias.studies.intrinsic_extrinsic.zero_weat import (
+    gap_at_zero,
+    gap_at_zero_text,
 )
 
 __all__ = [
@@ -75,6 +85,8 @@ __all__ = [
     "FAMILIES",
     "Family",
     "figure1_panels",
+    "gap_at_zero",
+    "gap_at_zero_text",
     "intrinsic_extrinsic_figure",
     "merged_wordset",
     "FAMILY_LABELS",
@@ -84,6 +96,7 @@ __all__ = [
     "machines",
     "mean_rho_interval",
     "METHOD_LABELS",
+    "panel_points",
     "paper_table",
     "paper_tables",
     "reported_table",
@@ -97,5 +110,7 @@ __all__ = [
     "skipped_cells",
     "skipped_table",
     "skipped_text",
+    "spread_at_similar",
+    "spread_text",
     "wordset_table",
 ]

@@ -26,6 +26,7 @@ __all__ = [
     "METHOD_LABELS",
     "RHO_LABELS",
     "intrinsic_extrinsic_figure",
+    "panel_points",
     "rho_vs_paper_figure",
     "score_label",
 ]
@@ -94,6 +95,34 @@ def score_label(column: str) -> str:
     return str(column)
 
 
+_PANEL_KEYS = ("family", "algorithm", "modset", "x", "y")
+
+
+def panel_points(scores: pd.DataFrame, panel: dict[str, Any]) -> pd.DataFrame:
+    """The embeddings a panel of :func:`intrinsic_extrinsic_figure` shows: of the panel's family
+    and algorithm, the original one and those modified with the panel's modification set.
+
+    Rows missing a value are kept (each axes leaves out those without its x and y).
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"family": "f", "algorithm": "a", "method": ["original", "balance",
+    ...                   "balance"], "modset": [np.nan, "m", "other"]})
+    >>> panel_points(s, dict(family="f", algorithm="a", modset="m", x="", y="")).index.tolist()
+    [0, 1]
+    """
+    _need(scores, ["family", "algorithm", "method", "modset"], "panel_points")
+    lacking = [k for k in _PANEL_KEYS if k not in panel]
+    if lacking:
+        raise KeyError(
+            f"panel {panel!r} lacks the keys {lacking}; build the panels with figure1_panels"
+        )
+    block = scores[
+        (scores["family"] == panel["family"]) & (scores["algorithm"] == panel["algorithm"])
+    ]
+    return block[(block["method"] == "original") | (block["modset"] == panel["modset"])]
+
+
 def intrinsic_extrinsic_figure(
     scores: pd.DataFrame,
     panels: Sequence[dict[str, Any]],
@@ -147,10 +176,7 @@ def intrinsic_extrinsic_figure(
         fig, grid = new_figure(len(panels), ncols=ncols, width=4.6, height=3.6)
         cells = [[ax] for ax in grid]
     for row_axes, panel, xs in zip(cells, panels, rows, strict=True):
-        block = scores[
-            (scores["family"] == panel["family"]) & (scores["algorithm"] == panel["algorithm"])
-        ]
-        points = block[(block["method"] == "original") | (block["modset"] == panel["modset"])]
+        points = panel_points(scores, panel)
         family = FAMILY_LABELS.get(panel["family"], panel["family"])
         title = panel.get("title", f"{family}, {panel['algorithm']}")
         drawn = [
