@@ -6,9 +6,9 @@ their word sets (:mod:`.families`), the embedding grid (:mod:`.grid`, with :mod:
 :mod:`.coref` and :mod:`.hsd`), the cached sweep (:mod:`.study`, with what its tasks share in
 memory: :mod:`.worker_memo`), the correlations
 (:mod:`.correlation`), the comparison with the paper (:mod:`.paper`), the figures
-(:mod:`.figures`), what Figure 1 shows beyond ρ (:mod:`.neighbour_spread`, :mod:`.zero_weat`),
-the headline rows for the scorecard (:mod:`.headlines`) and which numbers travel between
-machines (:mod:`.machines`).
+(:mod:`.figures`), the downstream datasets' sizes and groups (:mod:`.downstream_data`), what
+Figure 1 shows beyond ρ (:mod:`.neighbour_spread`, :mod:`.zero_weat`), the headline rows for the
+scorecard (:mod:`.headlines`) and which numbers travel between machines (:mod:`.machines`).
 """
 
 from nlpbias.studies.intrinsic_extrinsic import machines
@@ -20,6 +20,11 @@ from nlpbias.studies.intrinsic_extrinsic.correlation import (
     skipped_cells,
     skipped_table,
     skipped_text,
+)
+from nlpbias.studies.intrinsic_extrinsic.downstream_data import (
+    HSD_PAPER_GROUPS,
+    dataset_sizes,
+    hsd_group_counts,
 )
 from nlpbias.studies.intrinsic_extrinsic.evaluation import (
     evaluate_embedding,
@@ -34,6 +39,7 @@ from nlpbias.studies.intrinsic_extrinsic.figures import (
     FAMILY_LABELS,
     METHOD_LABELS,
     RHO_LABELS,
+    hsd_groups_figure,
     intrinsic_extrinsic_figure,
     panel_points,
     rho_vs_paper_figure,
@@ -80,6 +86,7 @@ __all__ = [
     "build_embedding",
     "corpus_for",
     "correlations",
+    "dataset_sizes",
     "embedding_grid",
     "evaluate_embedding",
     "FAMILIES",
@@ -92,6 +99,9 @@ __all__ = [
     "FAMILY_LABELS",
     "headline_intervals",
     "headlines",
+    "HSD_PAPER_GROUPS",
+    "hsd_group_counts",
+    "hsd_groups_figure",
     "machine_paragraph",
     "machines",
     "mean_rho_interval",

@@ -17,7 +17,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from nlpbias.plotting import PALETTE, legend_below, new_figure
+from nlpbias.plotting import PALETTE, legend_below, new_figure, paired_barh
 from nlpbias.plotting import require_columns as _need
 from nlpbias.studies.intrinsic_extrinsic.families import FAMILIES
 
@@ -25,6 +25,7 @@ __all__ = [
     "FAMILY_LABELS",
     "METHOD_LABELS",
     "RHO_LABELS",
+    "hsd_groups_figure",
     "intrinsic_extrinsic_figure",
     "panel_points",
     "rho_vs_paper_figure",
@@ -270,3 +271,46 @@ def rho_vs_paper_figure(
     # below the panel: beside it, the entries (in words, with their counts) squeezed the axes
     legend_below(fig, *ax.get_legend_handles_labels())
     return fig
+
+
+#: Attribute of :func:`~nlpbias.studies.intrinsic_extrinsic.downstream_data.hsd_group_counts` →
+#: its panel title (the paper's table it mirrors).
+_GROUP_PANELS = {
+    "gender": "gender (the paper's Table 18)",
+    "dialect": "dialect (the paper's Table 19)",
+}
+
+
+def hsd_groups_figure(counts: pd.DataFrame) -> Figure:
+    """The HSD test tweets' groups as shares of the test set, this book beside the paper.
+
+    One panel per attribute (gender, dialect), one pair of bars per group: our share and the
+    paper's, each of its own test set (the legend gives both sizes).
+
+    Parameters
+    ----------
+    counts : pandas.DataFrame
+        :func:`~nlpbias.studies.intrinsic_extrinsic.downstream_data.hsd_group_counts`.
+
+    Examples
+    --------
+    >>> c = pd.DataFrame({"attribute": "gender", "group": ["male-targeting", "neutral"],
+    ...                   "tweets": [1, 3], "share": [0.25, 0.75], "paper tweets": [2, 6],
+    ...                   "paper share": [0.25, 0.75]})
+    >>> sum(len(b) for b in hsd_groups_figure(c).axes[0].containers)
+    4
+    """
+    need = ["attribute", "group", "tweets", "share", "paper tweets", "paper share"]
+    _need(counts, need, "hsd_groups_figure")
+    first = counts[counts["attribute"] == counts["attribute"].iloc[0]]
+    ours = f"this book ({int(first['tweets'].sum()):,} test tweets)"
+    theirs = f"Katô & Miyao ({int(first['paper tweets'].sum()):,} test tweets)"
+    frame = counts.assign(attribute=counts["attribute"].map(lambda a: _GROUP_PANELS.get(a, a)))
+    return paired_barh(
+        frame,
+        y="group",
+        x=["share", "paper share"],
+        labels=[ours, theirs],
+        by="attribute",
+        xlabel="share of the test tweets",
+    )
