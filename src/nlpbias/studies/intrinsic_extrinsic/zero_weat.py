@@ -200,7 +200,10 @@ def gap_at_zero_text(table: pd.DataFrame, *, digits: int = 2) -> str:
             verdict = f"{side} 0: a WEAT of 0 still leaves a downstream gap"
         else:
             verdict = "the interval includes 0: no gap left at WEAT = 0 detectable here"
-        f = f"{{:.{digits}f}}".format
+
+        def f(v: float) -> str:  # no '-0.00'
+            return f"{(v if round(v, digits) != 0 else 0.0):.{digits}f}"
+
         lines.append(
             f"{head}fitted {gap} at WEAT = 0: {f(row.gap_at_zero)} [{f(row.low)}, {f(row.high)}] "
             f"(least squares over {row.n} embeddings; {level * 100:g} % percentile bootstrap "
