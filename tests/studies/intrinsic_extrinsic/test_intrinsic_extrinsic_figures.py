@@ -132,3 +132,64 @@ def test_panel_titles_name_the_family_in_words() -> None:
     }
     ax = intrinsic_extrinsic_figure(_scores(), [PANEL]).axes[0]
     assert ax.get_title().startswith("coreference, gender, word2vec\n")
+
+
+def _offsets(ax) -> np.ndarray:
+    """The (x, y) of every scatter point drawn in ``ax``, sorted by x then y."""
+    from matplotlib.collections import PathCollection
+
+    pts = [c.get_offsets() for c in ax.collections if type(c) is PathCollection]
+    arr = np.concatenate([np.asarray(p, float) for p in pts]) if pts else np.empty((0, 2))
+    return arr[np.lexsort((arr[:, 1], arr[:, 0]))]
+
+
+def _expected(frame: pd.DataFrame, x: str, y: str) -> np.ndarray:
+    arr = frame[[x, y]].dropna().to_numpy(float)
+    return arr[np.lexsort((arr[:, 1], arr[:, 0]))]
+
+
+def test_figure1_row_draws_weat_left_and_rnsb_right_at_the_frames_values() -> None:
+    from nlpbias.studies.intrinsic_extrinsic.paper import figure1_panels
+
+    scores = _scores()
+    # RNSB that does not follow WEAT, so a mix-up of the columns would show
+    scores["intrinsic:extracted:rnsb"] = [0.05, -0.2, 0.4, 0.1, 0.3, -0.3]
+    scores["extrinsic:type1_f1"] = [0.1, 0.3, 0.2, 0.5, 0.0, 0.6]
+    scores["extrinsic_sd:type1_f1"] = [0.04, np.nan, np.nan, np.nan, np.nan, np.nan]
+    (panel,) = figure1_panels(scores, ["coref"])
+    fig = intrinsic_extrinsic_figure(scores, [panel])
+    weat_ax, rnsb_ax = fig.axes
+    shown = scores[(scores["method"] == "original") | (scores["modset"] == "extracted")]
+    y = "extrinsic:type1_f1"
+    np.testing.assert_allclose(_offsets(weat_ax), _expected(shown, "intrinsic:extracted:weat", y))
+    np.testing.assert_allclose(_offsets(rnsb_ax), _expected(shown, "intrinsic:extracted:rnsb", y))
+    assert weat_ax.get_xlabel() == "WEAT effect size d, extracted word sets"
+    assert rnsb_ax.get_xlabel() == "RNSB, extracted word sets"
+    assert weat_ax.get_ylim() == rnsb_ax.get_ylim()  # one y axis per row
+    # the original's error bars (±1 SD) in both panels, centred on its point
+    for ax, x in ((weat_ax, "intrinsic:extracted:weat"), (rnsb_ax, "intrinsic:extracted:rnsb")):
+        (container,) = ax.containers
+        (bar,) = container.lines[2]
+        (seg,) = bar.get_segments()
+        np.testing.assert_allclose(seg, [[0.0 if "weat" in x else 0.05, 0.06],
+                                         [0.0 if "weat" in x else 0.05, 0.14]])  # fmt: skip
+    rho_rnsb = shown[["intrinsic:extracted:rnsb", y]].rank().corr().iloc[0, 1]
+    assert f"ρ = {rho_rnsb:.2f} (n = 4)" in rnsb_ax.get_title()
+    assert_legend_clear(fig)
+
+
+def test_rows_of_several_panels_keep_their_own_y_axis_and_an_na_rnsb_leaves_weat_drawn() -> None:
+    scores = _scores()
+    scores["intrinsic:extracted:rnsb"] = np.nan  # RNSB measured on no embedding
+    other = _scores().assign(algorithm="fasttext")
+    other["extrinsic:g"] *= 10
+    other["intrinsic:extracted:rnsb"] = other["intrinsic:extracted:weat"] / 2
+    both = pd.concat([scores, other], ignore_index=True)
+    beside = dict(PANEL, beside=["intrinsic:extracted:rnsb"])
+    fig = intrinsic_extrinsic_figure(both, [beside, dict(beside, algorithm="fasttext")])
+    assert len(fig.axes) == 4
+    w1, r1, w2, r2 = fig.axes
+    assert len(_offsets(w1)) == 4 and len(w1.get_yticks()) > 0  # WEAT drawn, ticks kept
+    assert [t.get_text() for t in r1.texts][0].startswith("n/a: RNSB, extracted word sets")
+    assert w2.get_ylim() == r2.get_ylim() and w2.get_ylim()[1] > w1.get_ylim()[1]
+    assert r2.get_ylabel() == "" and w2.get_ylabel() == "extrinsic:g"

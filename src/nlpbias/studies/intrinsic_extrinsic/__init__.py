@@ -7,8 +7,9 @@ their word sets (:mod:`.families`; expanded by neighbours: :mod:`.expansion`, :m
 :mod:`.coref` and :mod:`.hsd`), the cached sweep (:mod:`.study`, with what its tasks share in
 memory: :mod:`.worker_memo`), the correlations (:mod:`.correlation`), the two designs of the
 modification sets (:mod:`.designs`), the comparison with the paper (:mod:`.paper`), the figures
-(:mod:`.figures`), the headline rows for the scorecard (:mod:`.headlines`) and which numbers
-travel between machines (:mod:`.machines`).
+(:mod:`.figures`), the downstream datasets' sizes and groups (:mod:`.downstream_data`), what
+Figure 1 shows beyond ρ (:mod:`.neighbour_spread`, :mod:`.zero_weat`), the headline rows for the
+scorecard (:mod:`.headlines`) and which numbers travel between machines (:mod:`.machines`).
 """
 
 from nlpbias.studies.intrinsic_extrinsic import machines
@@ -27,6 +28,11 @@ from nlpbias.studies.intrinsic_extrinsic.designs import (
     design_difference,
     design_text,
 )
+from nlpbias.studies.intrinsic_extrinsic.downstream_data import (
+    HSD_PAPER_GROUPS,
+    dataset_sizes,
+    hsd_group_counts,
+)
 from nlpbias.studies.intrinsic_extrinsic.evaluation import (
     evaluate_embedding,
 )
@@ -43,7 +49,9 @@ from nlpbias.studies.intrinsic_extrinsic.figures import (
     FAMILY_LABELS,
     METHOD_LABELS,
     RHO_LABELS,
+    hsd_groups_figure,
     intrinsic_extrinsic_figure,
+    panel_points,
     rho_vs_paper_figure,
     score_label,
 )
@@ -59,6 +67,10 @@ from nlpbias.studies.intrinsic_extrinsic.headlines import (
 from nlpbias.studies.intrinsic_extrinsic.machines import (
     machine_paragraph,
 )
+from nlpbias.studies.intrinsic_extrinsic.neighbour_spread import (
+    spread_at_similar,
+    spread_text,
+)
 from nlpbias.studies.intrinsic_extrinsic.paper import (
     alignment_difference,
     alignment_summary,
@@ -72,6 +84,10 @@ from nlpbias.studies.intrinsic_extrinsic.paper import (
 from nlpbias.studies.intrinsic_extrinsic.study import (
     run_study,
 )
+from nlpbias.studies.intrinsic_extrinsic.zero_weat import (
+    gap_at_zero,
+    gap_at_zero_text,
+)
 
 __all__ = [
     "alignment_difference",
@@ -84,21 +100,28 @@ __all__ = [
     "design_difference",
     "design_scores",
     "design_text",
+    "dataset_sizes",
     "embedding_grid",
     "evaluate_embedding",
     "expansion_table",
     "FAMILIES",
     "Family",
     "figure1_panels",
+    "gap_at_zero",
+    "gap_at_zero_text",
     "intrinsic_extrinsic_figure",
     "merged_wordset",
     "FAMILY_LABELS",
     "headline_intervals",
     "headlines",
+    "HSD_PAPER_GROUPS",
+    "hsd_group_counts",
+    "hsd_groups_figure",
     "machine_paragraph",
     "machines",
     "mean_rho_interval",
     "METHOD_LABELS",
+    "panel_points",
     "paper_table",
     "paper_tables",
     "reported_table",
@@ -112,5 +135,7 @@ __all__ = [
     "skipped_cells",
     "skipped_table",
     "skipped_text",
+    "spread_at_similar",
+    "spread_text",
     "wordset_table",
 ]

@@ -137,14 +137,16 @@ def alignment_summary(corr: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFram
 _FIGURE1_Y = {"coref": "type1_f1", "hsd_gender": "gender_f1", "hsd_race": "dialect_f1"}
 
 
-def figure1_panels(scores: pd.DataFrame, families: Sequence[str]) -> list[dict[str, str]]:
-    """Panels of the paper's Figure 1: aligned WEAT against the F1 difference, per algorithm.
+def figure1_panels(scores: pd.DataFrame, families: Sequence[str]) -> list[dict[str, Any]]:
+    """Panels of the paper's Figure 1: aligned WEAT (left) and aligned RNSB (right, ``beside``)
+    against the F1 difference, per family and algorithm.
 
     Examples
     --------
     >>> s = pd.DataFrame({"family": ["coref"], "algorithm": ["glove"]})
-    >>> figure1_panels(s, ["coref"])[0]["y"]
-    'extrinsic:type1_f1'
+    >>> panel = figure1_panels(s, ["coref"])[0]
+    >>> panel["x"], panel["beside"], panel["y"]
+    ('intrinsic:extracted:weat', ['intrinsic:extracted:rnsb'], 'extrinsic:type1_f1')
     """
     panels = []
     for fam in families:
@@ -155,6 +157,7 @@ def figure1_panels(scores: pd.DataFrame, families: Sequence[str]) -> list[dict[s
                     "algorithm": alg,
                     "modset": "extracted",
                     "x": "intrinsic:extracted:weat",
+                    "beside": ["intrinsic:extracted:rnsb"],
                     "y": f"extrinsic:{_FIGURE1_Y[fam]}",
                 }  # the figure titles each panel with the family in words and the algorithm
             )
