@@ -77,6 +77,10 @@ def test_designs_are_kept_apart_in_the_correlations() -> None:
     scores = _two_designs({"expanded": 3.0, "unexpanded": 0.01})
     with pytest.raises(ValueError, match="pass one design at a time"):
         correlations(scores, n_resamples=9, random_state=0)
+    from nlpbias.studies.intrinsic_extrinsic.headlines import headlines
+
+    with pytest.raises(ValueError, match="headlines: the scores hold embeddings of the designs"):
+        headlines(scores, pd.DataFrame(), task_options={}, random_state=0)
     exp = design_scores(scores, "expanded")
     assert set(exp["design"].dropna()) == {"expanded"} and (exp["method"] == "original").sum() == 1
     with pytest.raises(ValueError, match=r"hold \['expanded', 'unexpanded'\]"):

@@ -31,6 +31,7 @@ from nlpbias.studies.intrinsic_extrinsic.designs import (
 from nlpbias.studies.intrinsic_extrinsic.downstream_data import (
     HSD_PAPER_GROUPS,
     dataset_sizes,
+    downstream_tables,
     hsd_group_counts,
 )
 from nlpbias.studies.intrinsic_extrinsic.evaluation import (
@@ -101,6 +102,7 @@ __all__ = [
     "design_scores",
     "design_text",
     "dataset_sizes",
+    "downstream_tables",
     "embedding_grid",
     "evaluate_embedding",
     "expansion_table",

@@ -28,6 +28,7 @@ from nlpbias.studies.intrinsic_extrinsic.families import (
 )
 
 __all__ = [
+    "check_one_design",
     "correlations",
     "design_scores",
     "mean_rho_interval",
@@ -104,7 +105,7 @@ def design_scores(scores: pd.DataFrame, design: str) -> pd.DataFrame:
     return scores[keep].reset_index(drop=True)
 
 
-def _one_design(scores: pd.DataFrame, where: str) -> None:
+def check_one_design(scores: pd.DataFrame, where: str) -> None:
     """Refuse a frame that mixes designs (their embeddings must not share a correlation)."""
     have = sorted(scores["design"].dropna().unique()) if "design" in scores else []
     if len(have) > 1:
@@ -167,7 +168,7 @@ def correlations(
     """
     from nlpbias.metrics.stats import spearman_permutation
 
-    _one_design(scores, "correlations")
+    check_one_design(scores, "correlations")
     rows, skipped = [], []
     for fam, alg, modset, points in _blocks(scores):
         fam_name = fam.name

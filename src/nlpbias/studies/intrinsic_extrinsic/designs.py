@@ -17,10 +17,10 @@ from typing import Any
 import pandas as pd
 
 from nlpbias.studies.intrinsic_extrinsic.paper import (
-    _by_setting,
-    _cells,
-    _median_rho,
     alignment_summary,
+    by_setting,
+    median_rho,
+    weat_cells,
 )
 
 __all__ = ["design_comparison", "design_difference", "design_text"]
@@ -118,7 +118,7 @@ def design_difference(
                                    "skipped": ""}  # fmt: skip
             mine = block[block.get("modset") == modset]
             parts = {
-                d: _by_setting(pd.concat([original, mine[mine["design"] == d]]))
+                d: by_setting(pd.concat([original, mine[mine["design"] == d]]))
                 for d in ("expanded", "unexpanded")
             }
             common = [k for k in parts["expanded"].index if k in parts["unexpanded"].index]
@@ -131,18 +131,18 @@ def design_difference(
             elif len(common) < min_points:
                 row["skipped"] = f"{len(common)} paired settings (fewer than {min_points})"
             if not row["skipped"]:
-                exp = _cells(parts["expanded"].loc[common], sets, ycols)
-                unexp = _cells(parts["unexpanded"].loc[common], sets, ycols)
+                exp = weat_cells(parts["expanded"].loc[common], sets, ycols)
+                unexp = weat_cells(parts["unexpanded"].loc[common], sets, ycols)
                 try:
                     diff = paired_bootstrap_difference(
-                        unexp, exp, statistic=_median_rho, n_bootstrap=n_bootstrap,
+                        unexp, exp, statistic=median_rho, n_bootstrap=n_bootstrap,
                         random_state=random_state,
                     )  # fmt: skip
                 except ValueError as err:  # a constant gap or word set: ρ undefined
                     row["skipped"] = f"no difference: {err}"
                 else:
-                    row.update(settings=len(common), expanded=_median_rho(exp),
-                               unexpanded=_median_rho(unexp), built_in=diff.estimate,
+                    row.update(settings=len(common), expanded=median_rho(exp),
+                               unexpanded=median_rho(unexp), built_in=diff.estimate,
                                low=diff.low, high=diff.high)  # fmt: skip
             rows.append(row)
     cols = ["family", "algorithm", "sets", "settings", "expanded", "unexpanded", "built_in",

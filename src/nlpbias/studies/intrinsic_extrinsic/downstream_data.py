@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["HSD_PAPER_GROUPS", "dataset_sizes", "hsd_group_counts"]
+__all__ = ["HSD_PAPER_GROUPS", "dataset_sizes", "downstream_tables", "hsd_group_counts"]
 
 #: The paper's group of an HSD test tweet (Tables 18, 19) → the groups of ``hsd_data`` it sums.
 #: The paper's three groups cover every test tweet (1,837 + 1,594 + 11,569 = 15,000), so a tweet
@@ -233,3 +233,28 @@ def hsd_group_counts(hsd: Any) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
+
+
+def downstream_tables(families: Any, task_options: Any) -> dict[str, pd.DataFrame] | None:
+    """The chapter's Tables 17-19 analogue for the downstream data this run trains on.
+
+    Loads the data as the sweep does (:func:`~nlpbias.studies.intrinsic_extrinsic.evaluation.
+    task_data`, with each task's ``task_options``): the hate-speech tweets, and the coreference
+    examples when a coreference family runs too.
+
+    Returns
+    -------
+    dict or None
+        ``sizes`` (:func:`dataset_sizes`) and ``groups`` (:func:`hsd_group_counts`); None when
+        no hate-speech family runs (the tables describe the HSD test set).
+    """
+    from nlpbias.studies.intrinsic_extrinsic.evaluation import task_data
+    from nlpbias.studies.intrinsic_extrinsic.families import check_families
+
+    tasks = {f.task for f in check_families(families)}
+    if "hsd" not in tasks:
+        return None
+    options = dict(task_options or {})
+    hsd = task_data("hsd", options.get("hsd") or {})
+    coref = task_data("coref", options.get("coref") or {}) if "coref" in tasks else None
+    return {"sizes": dataset_sizes(hsd, coref), "groups": hsd_group_counts(hsd)}

@@ -16,7 +16,7 @@ from nlpbias.studies.intrinsic_extrinsic.families import FAMILIES, check_familie
 from nlpbias.studies.intrinsic_extrinsic.grid import build_embedding
 from nlpbias.studies.intrinsic_extrinsic.worker_memo import memo
 
-__all__ = ["evaluate_embedding"]
+__all__ = ["evaluate_embedding", "task_data"]
 
 
 def _intrinsic(kv: Any, wordset: str, *, ddof: int, rnsb_runs: int, max_missing: float) -> dict:
@@ -37,7 +37,7 @@ _COREF_DATA = ("source", "train_splits", "test_split", "winobias_split")
 _HSD_DATA = ("split_state", "max_rows")
 
 
-def _task_data(task: str, params: Mapping[str, Any]) -> Any:
+def task_data(task: str, params: Mapping[str, Any]) -> Any:
     """The downstream task's data for ``params``, loaded once per process (see
     :mod:`nlpbias.studies.intrinsic_extrinsic.worker_memo`)."""
     if task == "coref":
@@ -59,7 +59,7 @@ def _task_data(task: str, params: Mapping[str, Any]) -> Any:
 def _extrinsic(task: str, kv: Any, seed: int, params: Mapping[str, Any]) -> dict[str, float]:
     """Flat dict of the task's group differences for one trained model."""
     if "data" not in params:
-        params = {**params, "data": _task_data(task, params)}
+        params = {**params, "data": task_data(task, params)}
     if task == "coref":
         from nlpbias.studies.intrinsic_extrinsic.coref import evaluate_coref
 

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from nlpbias.core.scorecard import headline
-from nlpbias.studies.intrinsic_extrinsic.correlation import mean_rho_interval
+from nlpbias.studies.intrinsic_extrinsic.correlation import check_one_design, mean_rho_interval
 from nlpbias.studies.intrinsic_extrinsic.families import ALGORITHMS, FAMILIES
 from nlpbias.studies.intrinsic_extrinsic.paper import reported_table
 
@@ -298,8 +298,10 @@ def headlines(
     Parameters
     ----------
     scores, corr : pandas.DataFrame
-        :func:`~nlpbias.studies.intrinsic_extrinsic.correlation.scores_frame` and
-        :func:`~nlpbias.studies.intrinsic_extrinsic.correlation.correlations` of the run.
+        :func:`~nlpbias.studies.intrinsic_extrinsic.correlation.scores_frame` of one design
+        (:func:`~nlpbias.studies.intrinsic_extrinsic.correlation.design_scores`; the chapter
+        passes the paper's, ``"expanded"``) and its
+        :func:`~nlpbias.studies.intrinsic_extrinsic.correlation.correlations`.
     task_options : mapping
         The chapter's ``task_options``: a coreference task on the generated stand-in
         (``{"coref": {"source": "standin"}}``) makes the coreference rows synthetic.
@@ -311,6 +313,8 @@ def headlines(
     list of dict
         Rows of :func:`nlpbias.core.scorecard.headline`, in the order of :data:`HEADLINES`.
     """
+    check_one_design(scores, "headlines")
+    design = ", ".join(scores["design"].dropna().unique()) if "design" in scores else ""
     source = dict(task_options.get("coref") or {}).get("source", "data_home")
     reported = reported_table()
     spans = headline_intervals(scores, corr, n_resamples=n_resamples, random_state=random_state)
@@ -340,6 +344,8 @@ def headlines(
             span = spans.loc[spec["key"]]
             book = float(span["rho"])
             what = f"mean ρ of {len(cells)} cells ({', '.join(algs)})"
+            if design:
+                what += f", {design} modification sets"
             if np.isnan(span["low"]):
                 interval = f"{what}; none: too few embeddings to resample"
             else:

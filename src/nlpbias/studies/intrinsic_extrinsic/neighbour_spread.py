@@ -141,6 +141,9 @@ def spread_text(table: pd.DataFrame, *, digits: int = 2) -> str:
       differ in the F1 gap by 0.02 on average, 0.20 of what two random embeddings differ by
       (0.10); next to each other in RNSB, by 0.06 (0.60). The gap varies more between
       embeddings of similar RNSB than of similar WEAT, as Katô & Miyao say of theirs.
+    >>> t["ratio"] = [0.411, 0.409]
+    >>> "give the same ratio at this precision" in spread_text(t)
+    True
     """
     lines = []
     for (fam, alg, y), block in table.groupby(["family", "algorithm", "y"], sort=False):
@@ -168,7 +171,12 @@ def spread_text(table: pd.DataFrame, *, digits: int = 2) -> str:
         if len(done) >= 2:
             order = done.sort_values("ratio", kind="stable")
             low, high = (names[list(block.index).index(i)] for i in order.index[[0, -1]])
-            if order["ratio"].iloc[-1] > order["ratio"].iloc[0]:
+            if f(order["ratio"].iloc[-1]) == f(order["ratio"].iloc[0]):
+                line += (
+                    f" {low} and {high} give the same ratio at this precision: here a similar "
+                    f"{high} score is as good a guide to the gap as a similar {low} score."
+                )
+            else:
                 line += (
                     f" The gap varies more between embeddings of similar {high} than of similar "
                     f"{low}" + (", as Katô & Miyao say of theirs." if high == "RNSB" else ".")

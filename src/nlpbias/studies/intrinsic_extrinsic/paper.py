@@ -22,11 +22,14 @@ __all__ = [
     "alignment_difference",
     "alignment_summary",
     "alignment_text",
+    "by_setting",
     "figure1_panels",
+    "median_rho",
     "paper_table",
     "paper_tables",
     "reported_table",
     "rho_long",
+    "weat_cells",
 ]
 
 
@@ -195,7 +198,7 @@ def rho_long(tables: Mapping[tuple[str, str], tuple[str, pd.DataFrame]]) -> pd.D
 _SETTING = ("method", "mode", "p", "delta_sim", "delta_ant", "reg")
 
 
-def _by_setting(part: pd.DataFrame) -> pd.DataFrame:
+def by_setting(part: pd.DataFrame) -> pd.DataFrame:
     """The embeddings of a block indexed by their modification setting (method, mode,
     parameters), so that two blocks built with the same grid pair up; a setting met twice (not
     in a grid) is paired in order of appearance."""
@@ -206,14 +209,14 @@ def _by_setting(part: pd.DataFrame) -> pd.DataFrame:
     return part.set_axis(pd.Index(key, tupleize_cols=False))
 
 
-def _cells(points: pd.DataFrame, wordsets: Sequence[str], ycols: Sequence[str]) -> np.ndarray:
+def weat_cells(points: pd.DataFrame, wordsets: Sequence[str], ycols: Sequence[str]) -> np.ndarray:
     """(embeddings, 2, cells): WEAT with each word set against each extrinsic column."""
     xs = [f"intrinsic:{w}:weat" for w in wordsets for _ in ycols]
     ys = [c for _ in wordsets for c in ycols]
     return np.stack([points[xs].to_numpy(float), points[ys].to_numpy(float)], axis=1)
 
 
-def _median_rho(m: np.ndarray) -> float:
+def median_rho(m: np.ndarray) -> float:
     """Median over cells of Spearman ρ; ``m`` is (embeddings, 2, cells): intrinsic, extrinsic."""
     from nlpbias.studies.intrinsic_extrinsic.correlation import spearman_rows
 
@@ -264,7 +267,7 @@ def alignment_difference(
         )
         original = block[block["method"] == "original"].iloc[:1]
         parts = {
-            modset: _by_setting(pd.concat([original, block[block.get("modset") == modset]]))
+            modset: by_setting(pd.concat([original, block[block.get("modset") == modset]]))
             for modset in ("extracted", "weat")
         }
         common = [k for k in parts["extracted"].index if k in parts["weat"].index]
@@ -282,11 +285,11 @@ def alignment_difference(
         if row["skipped"]:
             rows.append(row)
             continue
-        x = _cells(parts["extracted"].loc[common], ["extracted"], ycols)
-        y = _cells(parts["weat"].loc[common], generic_sets, ycols)
+        x = weat_cells(parts["extracted"].loc[common], ["extracted"], ycols)
+        y = weat_cells(parts["weat"].loc[common], generic_sets, ycols)
         try:
             diff = paired_bootstrap_difference(
-                x, y, statistic=_median_rho, n_bootstrap=n_bootstrap, random_state=random_state
+                x, y, statistic=median_rho, n_bootstrap=n_bootstrap, random_state=random_state
             )
         except ValueError as err:  # a constant gap or word set: ρ undefined
             row["skipped"] = f"no difference: {err}"
@@ -295,8 +298,8 @@ def alignment_difference(
         outcome = differs(diff)
         row.update(
             settings=len(common),
-            aligned=_median_rho(x),
-            generic=_median_rho(y),
+            aligned=median_rho(x),
+            generic=median_rho(y),
             difference=diff.estimate,
             low=diff.low,
             high=diff.high,
