@@ -7,6 +7,7 @@ from __future__ import annotations
 import doctest
 import itertools
 
+import numpy as np
 import pytest
 import yaml
 
@@ -125,3 +126,23 @@ def test_the_word2vec_neighbours_are_lowercase_words() -> None:
 def test_doctests() -> None:
     failed, attempted = doctest.testmod(es, raise_on_error=False, verbose=False)[:2]
     assert failed == 0
+
+
+def test_attract_repel_gets_the_added_words_the_embedding_has_and_every_original_word() -> None:
+    from gensim.models import KeyedVectors
+
+    from nlpbias.studies.intrinsic_extrinsic import grid
+
+    spec = {"family": "coref", "modset": "extracted", "design": "expanded",
+            "neighbours": "glove-6b-50d"}  # fmt: skip
+    expanded = grid.spec_query(spec)
+    original = modification_query(FAMILIES["coref"], "extracted")
+    known = ["his", "himself", "doctor"]  # two added words and one original word
+    kv = KeyedVectors(2)
+    kv.add_vectors(known, np.ones((3, 2)))
+    used = grid._added_in_vocabulary(expanded, spec, kv)
+    for old, new in zip([*original.targets, *original.attributes],
+                        [*used.targets, *used.attributes], strict=True):  # fmt: skip
+        assert tuple(new[: len(old)]) == tuple(old)  # every original word, known or not
+        assert set(new[len(old) :]) <= set(known)
+    assert "his" in used.attributes[0] and "himself" in used.attributes[0]

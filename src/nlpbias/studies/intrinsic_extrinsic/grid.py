@@ -293,12 +293,39 @@ def _original_embedding(
     return memo(key, lambda: _train(_shared_corpus(corpus, max_docs), algorithm, opts))
 
 
+def _added_in_vocabulary(query: Any, spec: Mapping[str, Any], kv: Any) -> Any:
+    """The expanded set with the added neighbours ``kv`` lacks left out.
+
+    The neighbours come from another embedding, so some are missing from any given one (a
+    trained corpus's vocabulary is small); Attract-Repel cannot move them, and dropping them is
+    expected, not worth the warning it gives for a missing word of the original set (which it
+    still gives).
+    """
+    from nlpbias.metrics.query import Query
+    from nlpbias.studies.intrinsic_extrinsic.expanded_sets import query_sets
+
+    own = query_sets(modification_query(FAMILIES[spec["family"]], spec["modset"]))
+    sets = {
+        name: [w for i, w in enumerate(words) if i < len(own[name]) or w in kv.key_to_index]
+        for name, words in query_sets(query).items()
+    }
+    names = list(sets)
+    return Query(
+        targets={n: sets[n] for n in names[:2]},
+        attributes={n: sets[n] for n in names[2:]},
+        name=query.name,
+    )
+
+
 def _attract_repel(kv: Any, spec: Mapping[str, Any], opts: Mapping[str, Any]) -> Any:
     from nlpbias.studies.intrinsic_extrinsic.attract_repel import attract_repel
 
+    query = spec_query(spec)
+    if spec["design"] == "expanded":
+        query = _added_in_vocabulary(query, spec, kv)
     return attract_repel(
         kv,
-        spec_query(spec),
+        query,
         mode=spec["mode"],
         delta_sim=spec["delta_sim"],
         delta_ant=spec["delta_ant"],
