@@ -86,7 +86,7 @@ from nlpbias.studies.logan.group_metrics import (
 from nlpbias.studies.logan.lloyd import RULES, lloyd, sq_dist_to
 from nlpbias.studies.logan.merging import merge_clusters
 
-__all__ = ["LOGAN", "METRICS", "kmeanspp_starts", "logan_or_default"]
+__all__ = ["LOGAN", "METRICS", "cluster_report", "kmeanspp_starts", "logan_or_default"]
 
 log = logging.getLogger(__name__)
 
@@ -266,7 +266,7 @@ class LOGAN(BaseEstimator):
         )
         self.groups_ = data.groups
         self.n_features_in_ = d
-        self.cluster_report_ = _report(labels, data, self.n_clusters_, self.min_group_size)
+        self.cluster_report_ = cluster_report(labels, data, self.n_clusters_, self.min_group_size)
         return self
 
 
@@ -311,8 +311,12 @@ def kmeanspp_starts(
     return starts
 
 
-def _report(labels: np.ndarray, data: GroupData, k: int, min_group_size: int) -> pd.DataFrame:
-    """The :attr:`LOGAN.cluster_report_` of ``labels``."""
+def cluster_report(
+    labels: np.ndarray, data: GroupData, k: int, min_group_size: int
+) -> pd.DataFrame:
+    """The :attr:`LOGAN.cluster_report_` of ``labels`` (``k`` clusters) for checked ``data``
+    (:func:`~nlpbias.studies.logan.group_metrics.check_group_data`): also what
+    :func:`~nlpbias.studies.logan.cluster_tables.rescore` scores a fit's clusters with."""
     metric, size = group_metrics(labels, data, k)
     gap = metric[:, 0] - metric[:, 1]
     rep = pd.DataFrame(

@@ -20,7 +20,10 @@ from nlpbias.core.cache import cached
 from nlpbias.core.checks import check_choice, check_int
 from nlpbias.core.repro import rng as _rng
 from nlpbias.studies.logan.calibration import max_gap_null, random_split_gap
+from nlpbias.studies.logan.cluster_tables import largest_gap_table, table2
 from nlpbias.studies.logan.estimator import LOGAN
+from nlpbias.studies.logan.group_metrics import check_metric
+from nlpbias.studies.logan.lloyd import RULES
 from nlpbias.studies.logan.robustness import best_lams, lambda_path, seed_spread, spread_summary
 from nlpbias.studies.logan.summaries import compare_with_kmeans, select_lambda
 from nlpbias.studies.logan.topics import topic_words
@@ -32,6 +35,9 @@ __all__ = [
     "table1",
     "topic_word_table",
 ]
+
+#: The clusterings :func:`topic_word_table` can read.
+METHODS_READ = ("K-Means", "LOGAN")
 
 #: The two groups compared for each attribute on real data (first = A1 in the gap A1 − A2).
 ATTRIBUTES = {
@@ -65,12 +71,22 @@ class LoganData:
             "X": self.X[keep],
             "y_true": self.y_true[keep],
             "y_pred_or_score": self.y_pred[keep],
+            "y_score": self.y_score[keep],
             "group": self.groups[attribute].to_numpy()[keep],
             "texts": None
             if self.texts is None
             else [t for t, k in zip(self.texts, keep, strict=True) if k],
             "index": np.flatnonzero(keep),
         }
+
+    def fit_rows(self, attribute: str, metric: str) -> dict[str, Any]:
+        """:meth:`subset` with ``y_pred_or_score`` what LOGAN's ``metric`` needs: the predicted
+        labels for ``"accuracy"``, the scores for ``"auc"`` (``y_pred`` stays in ``"y_pred"``)."""
+        rows = self.subset(attribute)
+        rows["y_pred"] = rows["y_pred_or_score"]
+        if check_metric(metric) == "auc":
+            rows["y_pred_or_score"] = rows["y_score"]
+        return rows
 
     def group_counts(self) -> pd.DataFrame:
         """Rows per attribute and group (all values, including those not compared)."""
@@ -179,22 +195,7 @@ def load_logan_data(
 def table1(kmeans: LOGAN, logan: LOGAN) -> pd.DataFrame:
     """The paper's Table 1: global accuracy of each group, and of the cluster with the largest
     gap for K-Means and for LOGAN (accuracy in %, bias = |gap| in points)."""
-    rows = {}
-    attrs = logan.cluster_report_.attrs
-    rows["Global"] = {
-        "acc_1": 100 * attrs["global_metric_a1"],
-        "acc_2": 100 * attrs["global_metric_a2"],
-    }
-    for name, est in (("K-Means", kmeans), ("LOGAN", logan)):
-        rep = est.cluster_report_
-        rep = rep[rep["eligible"]]
-        if rep.empty:
-            raise ValueError(f"{name}: no eligible cluster; lower min_group_size or use more data")
-        top = rep.loc[rep["abs_gap"].idxmax()]
-        rows[name] = {"acc_1": 100 * top["metric_a1"], "acc_2": 100 * top["metric_a2"]}
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out["bias"] = (out["acc_1"] - out["acc_2"]).abs()
-    return out
+    return largest_gap_table(kmeans, logan, scale=100.0, prefix="acc")
 
 
 def run_attribute(
@@ -209,21 +210,31 @@ def run_attribute(
     min_clusters: int = 5,
     n_init: int = 1,
     threshold: float = 5.0,
+    metric: str = "accuracy",
     show_progress: bool = True,
 ) -> dict[str, Any]:
     """λ selection, K-Means vs LOGAN, the permutation null and random-split gaps for one attribute.
 
+    ``metric`` is the per-group performance everything is computed with: LOGAN's objective,
+    the clusters' gaps, λ selection, the permutation null and the random splits. ``"auc"``
+    (the paper's Table 2 metric, subgroup AUC) uses the data's scores ``y_score``; every gap
+    is then reported in points of AUC (``100 * gap``) except Table 2, which has the paper's
+    units (AUC as a fraction).
+
     Returns
     -------
     dict
-        ``lam`` (chosen), ``lambda_table``, ``table1``, ``table4``
+        ``lam`` (chosen), ``lambda_table``, ``table1`` (accuracy) or ``table2`` (AUC,
+        :func:`~nlpbias.studies.logan.cluster_tables.table2`), ``table4``
         (:func:`nlpbias.studies.logan.summaries.compare_with_kmeans`), ``kmeans`` and ``logan``
-        (fitted), ``null`` (NullResult), ``split_gaps`` and ``subset`` (the rows used).
+        (fitted), ``null`` (NullResult), ``split_gaps``, ``metric`` and ``subset`` (the rows
+        used, :meth:`LoganData.fit_rows`).
     """
-    sub = data.subset(attribute)
+    sub = data.fit_rows(attribute, metric)
     fit = {k: sub[k] for k in ("y_true", "y_pred_or_score", "group")}
     est = LOGAN(
         n_clusters=n_clusters,
+        metric=metric,
         min_group_size=min_group_size,
         min_clusters=min_clusters,
         n_init=n_init,
@@ -246,12 +257,18 @@ def run_attribute(
         show_progress=show_progress,
     )
     splits = random_split_gap(
-        sub["y_true"], sub["y_pred_or_score"], n_splits=5, random_state=random_state
-    )
+        sub["y_true"], sub["y_pred_or_score"], metric=metric, n_splits=5,
+        random_state=random_state,
+    )  # fmt: skip
+    name, table = (
+        ("table1", table1(kmeans, logan)) if metric == "accuracy"
+        else ("table2", table2(kmeans, logan))
+    )  # fmt: skip
     return {
         "lam": lam,
         "lambda_table": lam_table,
-        "table1": table1(kmeans, logan),
+        name: table,
+        "metric": metric,
         "table4": table4,
         "kmeans": kmeans,
         "logan": logan,
@@ -266,31 +283,34 @@ def topic_word_table(
     *,
     exclude: list[str] | tuple[str, ...] = (),
     n_words: int = 10,
+    method: str = "LOGAN",
     random_state: int | None,
 ) -> pd.DataFrame:
-    """Topic words of the most and the least biased eligible LOGAN cluster of each attribute.
+    """Topic words of the most and the least biased eligible cluster of each attribute.
 
     ``runs`` maps an attribute to the output of :func:`run_attribute` (its subset must have
-    texts). Returns ``attribute, cluster, which ('most biased'/'least biased'), gap_pts, words``;
-    an attribute whose LOGAN fit is degenerate (no usable λ: ``table4``'s ``degenerate``) is
-    left out.
+    texts); ``method`` picks the clustering read: ``"LOGAN"`` (the paper's Tables 3 and 7) or
+    ``"K-Means"`` (Tables 5 and 6; the paper lists 20 words: ``n_words=20``). Returns
+    ``attribute, method, cluster, which ('most biased'/'least biased'), gap_pts, words``; an
+    attribute whose fit of that method is degenerate (``table4``'s ``degenerate``) is left out.
     """
+    key = {"LOGAN": "logan", "K-Means": "kmeans"}[check_choice(method, "method", METHODS_READ)]
     rows = []
     for attr, r in runs.items():
         t4 = r.get("table4")
-        if t4 is not None and "degenerate" in t4 and str(t4.loc["LOGAN", "degenerate"]):
+        if t4 is not None and "degenerate" in t4 and str(t4.loc[method, "degenerate"]):
             continue  # no usable λ: a degenerate fit's clusters are not read
         texts = r["subset"]["texts"]
         if texts is None:
             raise ValueError(f"{attr}: these rows have no texts (synthetic data); nothing to read")
-        rep = r["logan"].cluster_report_.query("eligible")
+        rep = r[key].cluster_report_.query("eligible")
         picks = {
             "most biased": rep.loc[rep["abs_gap"].idxmax()],
             "least biased": rep.loc[rep["abs_gap"].idxmin()],
         }
         words = topic_words(
             texts,
-            r["logan"].labels_,
+            r[key].labels_,
             clusters=[int(p["cluster"]) for p in picks.values()],
             n_words=n_words,
             exclude=list(exclude),
@@ -301,6 +321,7 @@ def topic_word_table(
             rows.append(
                 {
                     "attribute": attr,
+                    "method": method,
                     "cluster": int(p["cluster"]),
                     "which": which,
                     "gap_pts": 100 * float(p["gap"]),
@@ -320,9 +341,13 @@ def run_robustness(
     min_group_size: int,
     random_state: int | None,
     min_clusters: int = 5,
+    metric: str = "accuracy",
     show_progress: bool = True,
 ) -> dict[str, Any]:
     """The λ path of both rules and the spread over k-means++ seeds for one attribute.
+
+    ``metric`` as in :func:`run_attribute`. The exact rule has no AUC form, so with
+    ``metric="auc"`` only the paper's rule is fitted (beside K-Means).
 
     Returns
     -------
@@ -332,15 +357,17 @@ def run_robustness(
         (:func:`~nlpbias.studies.logan.robustness.seed_spread` at those ``lam``) and ``summary``
         (:func:`~nlpbias.studies.logan.robustness.spread_summary`).
     """
-    sub = data.subset(attribute)
+    sub = data.fit_rows(attribute, metric)
     est = LOGAN(
         n_clusters=n_clusters,
+        metric=metric,
         min_group_size=min_group_size,
         min_clusters=min_clusters,
         groups=data.pairs[attribute],
         random_state=random_state,
     )
-    path = lambda_path(sub, estimator=est, grid=path_grid)
+    rules = RULES if metric == "accuracy" else ("paper",)
+    path = lambda_path(sub, estimator=est, grid=path_grid, rules=rules)
     lams = best_lams(path)
     spread = seed_spread(
         sub, lams=lams, estimator=est, n_seeds=n_seeds, show_progress=show_progress
