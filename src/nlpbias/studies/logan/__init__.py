@@ -3,7 +3,9 @@
 What the chapter's notebook calls; the modules of this package hold the method: the estimator
 (:mod:`.estimator`, with :mod:`.group_metrics`, :mod:`.lloyd` and :mod:`.merging`), its summaries
 (:mod:`.summaries`), calibration (:mod:`.calibration`), the λ path and seed spread
-(:mod:`.robustness`), topic words (:mod:`.topics`), figures (:mod:`.figures`), the headline
+(:mod:`.robustness`), the clusters as the paper tabulates them and under other metrics
+(:mod:`.cluster_tables`), the gap on texts with one word (:mod:`.word_gap`), the MS-COCO numbers
+as reported (:mod:`.mscoco`), topic words (:mod:`.topics`), figures (:mod:`.figures`), the headline
 rows for the scorecard (:mod:`.headlines`), the sentences and comparison tables that state
 the run's numbers (:mod:`.prose`), the MiniLM classifiers (:mod:`.frozen` and
 :mod:`.finetune`, with
@@ -15,6 +17,13 @@ from nlpbias.studies.logan.calibration import (
     NullResult,
     max_gap_null,
     random_split_gap,
+)
+from nlpbias.studies.logan.cluster_tables import (
+    cluster_table,
+    fpr_gap_table,
+    largest_gap_table,
+    rescore,
+    table2,
 )
 from nlpbias.studies.logan.estimator import (
     LOGAN,
@@ -30,7 +39,11 @@ from nlpbias.studies.logan.figures import (
 from nlpbias.studies.logan.headlines import (
     headlines,
 )
+from nlpbias.studies.logan.mscoco import (
+    mscoco_table,
+)
 from nlpbias.studies.logan.prose import (
+    classifier_comparison,
     null_sentences,
     paper_comparison,
     selection_sentence,
@@ -64,15 +77,23 @@ from nlpbias.studies.logan.summaries import (
 from nlpbias.studies.logan.topics import (
     topic_words,
 )
+from nlpbias.studies.logan.word_gap import (
+    word_gap,
+    word_gap_table,
+)
 
 __all__ = [
     "best_lams",
     "biased_cluster_figure",
+    "classifier_comparison",
+    "cluster_table",
     "COLUMN_LABELS",
     "compare_with_kmeans",
+    "fpr_gap_table",
     "group_accuracy_figure",
     "headlines",
     "lambda_path",
+    "largest_gap_table",
     "lambda_path_figure",
     "load_logan_data",
     "local_bias_summary",
@@ -82,10 +103,12 @@ __all__ = [
     "max_gap_null",
     "METHODS",
     "METRICS",
+    "mscoco_table",
     "null_sentences",
     "NullResult",
     "paper_comparison",
     "random_split_gap",
+    "rescore",
     "robustness_tables",
     "robustness_verdict",
     "run_attribute",
@@ -98,7 +121,10 @@ __all__ = [
     "spread_summary",
     "table1",
     "table1_comparison",
+    "table2",
     "topic_word_table",
     "topic_words",
     "usable_fits",
+    "word_gap",
+    "word_gap_table",
 ]

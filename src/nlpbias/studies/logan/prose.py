@@ -9,6 +9,8 @@ is written here from that run's values, so it is true on every profile:
   row for the attribute (no all-NaN columns), with a note saying what is missing and why;
 - :func:`paper_comparison`: the headline numbers beside the paper's, one row per quantity both
   sides report;
+- :func:`classifier_comparison`: the classifier's accuracy and ROC AUC beside the paper's
+  90.2 % (dev 89.4 %), rows that fit under :func:`paper_comparison`'s table;
 - :func:`null_sentences`: the largest gap against the permutation null and random halves;
 - :func:`selection_sentence`: which λ each attribute's selection picked, and the degenerate
   fits it left out.
@@ -25,6 +27,7 @@ import pandas as pd
 from nlpbias.core.text import NOISE, fmt_count
 
 __all__ = [
+    "classifier_comparison",
     "null_sentences",
     "paper_comparison",
     "selection_sentence",
@@ -215,6 +218,80 @@ def paper_comparison(
             + "; ".join(f"{a} ({why})" for a, why in bad.items())
             + ": its numbers are not shown."
         )
+    return out
+
+
+def classifier_comparison(
+    data: Any, runs: Mapping[str, Any], paper: Mapping[str, Any]
+) -> pd.DataFrame:
+    """The classifier's overall accuracy and ROC AUC beside the paper's, in the columns of
+    :func:`paper_comparison` (so ``pd.concat([paper_comparison(...), this])`` is one table).
+
+    Parameters
+    ----------
+    data : LoganData
+        The chapter's rows: ``y_true``, ``y_pred`` and ``y_score`` of every evaluation row (all
+        attributes' rows: the classifier is one, so each ``this run`` column holds the same
+        numbers).
+    runs : mapping
+        The chapter's runs, keyed by attribute (only the keys are read: the columns).
+    paper : mapping
+        ``load_reported("zhao2020logan")`` (its ``classifier`` and ``table1`` entries).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``quantity`` (accuracy on all evaluation rows, ROC AUC, accuracy on a development
+        set); formatted cells; "not reported" where the paper gives no number and "no
+        development set" for this run. ``attrs["note"]`` says which rows the numbers are over.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> d = SimpleNamespace(y_true=np.array([0, 0, 1, 1]), y_pred=np.array([0, 1, 1, 1]),
+    ...                     y_score=np.array([0.1, 0.6, 0.7, 0.9]), source="synthetic")
+    >>> paper = {"classifier": {"test_accuracy": 90.2, "dev_accuracy": 89.4},
+    ...          "table1": {"race": {}, "gender": {}}}
+    >>> t = classifier_comparison(d, {"planted": None}, paper)
+    >>> t.iloc[:2].to_dict("list")["this run: planted"], t.iloc[0]["paper: race"]
+    (['75.0', '1.000'], '90.2')
+    """
+    from sklearn.metrics import roc_auc_score
+
+    y_true = np.asarray(data.y_true)
+    if len(y_true) == 0 or len(y_true) != len(data.y_pred) or len(y_true) != len(data.y_score):
+        raise ValueError("data needs y_true, y_pred and y_score of the same non-zero length")
+    acc = 100 * float(np.mean(y_true == np.asarray(data.y_pred)))
+    auc = float(roc_auc_score(y_true, data.y_score)) if len(np.unique(y_true)) == 2 else np.nan
+    if "classifier" not in paper:
+        raise ValueError(
+            "paper has no 'classifier' entry; pass load_reported('zhao2020logan') from a "
+            "checkout whose data/reported/zhao2020logan.yaml has it"
+        )
+    clf = paper["classifier"]
+    rows = [
+        "classifier accuracy, all evaluation rows (%)",
+        "classifier ROC AUC, all evaluation rows",
+        "classifier accuracy, development set (%)",
+    ]
+    ours = [_num(acc), _num(auc, 3), "no development set"]
+    theirs = [
+        _num(clf["test_accuracy"]) if clf.get("test_accuracy") is not None else "not reported",
+        _num(clf["test_auc"], 3) if clf.get("test_auc") is not None else "not reported",
+        _num(clf["dev_accuracy"]) if clf.get("dev_accuracy") is not None else "not reported",
+    ]
+    cols = {f"this run: {a}": ours for a in runs}
+    cols.update({f"paper: {a}": theirs for a in paper["table1"]})
+    out = pd.DataFrame(cols, index=pd.Index(rows, name="quantity"))
+    where = (
+        "the synthetic stand-in's planted predictions (no classifier)"
+        if data.source == "synthetic"
+        else f"all {_count(len(y_true))} held-out tweets of this run"
+    )
+    out.attrs["note"] = (
+        f"The classifier's numbers are over {where}, the same for every attribute; the paper's "
+        "are over the whole Jigsaw test set (97,320 comments; its development set: 51,000)."
+    )
     return out
 
 
