@@ -10,10 +10,12 @@ import pytest
 from nlpbias.studies.logan import study as ex
 from nlpbias.studies.logan.cluster_tables import (
     cluster_table,
+    cluster_tables,
     fpr_gap_table,
     largest_gap_table,
     rescore,
     table2,
+    table2_of_clusters,
 )
 from nlpbias.studies.logan.estimator import LOGAN
 
@@ -77,6 +79,7 @@ def test_table2_reading_of_an_accuracy_fit_is_the_papers(acc_run: dict) -> None:
     t2 = table2(*reports)
     assert t2.loc["Global", "bias"] == pytest.approx(0.125)
     assert t2.loc["LOGAN", "bias"] == pytest.approx(0.5)
+    pd.testing.assert_frame_equal(table2_of_clusters(acc_run), t2)
     # the accuracy of 0/1 predictions: B is half right in blob 0, A always right
     assert acc_run["table1"].loc["LOGAN"].tolist() == pytest.approx([100.0, 50.0, 50.0])
     with pytest.raises(ValueError, match="scored by 'accuracy', not AUC"):
@@ -93,8 +96,9 @@ def test_seed_spread_under_auc(acc_run: dict) -> None:
 
 
 def test_cluster_table_and_largest_gap_table(acc_run: dict) -> None:
-    both = pd.concat({m: cluster_table(acc_run[k]) for m, k in
-                      (("K-Means", "kmeans"), ("LOGAN", "logan"))})  # fmt: skip
+    both = cluster_tables(acc_run)
+    assert list(both.index.names) == ["method", "cluster"]
+    pd.testing.assert_frame_equal(both.loc["LOGAN"], cluster_table(acc_run["logan"]))
     assert list(both.columns) == ["n_a1", "n_a2", "metric_a1", "metric_a2", "bias", "eligible"]
     assert sorted(both.loc["LOGAN", "bias"].round(6)) == [0.0, 50.0]
     assert (both[["n_a1", "n_a2"]] == 40).all().all()
@@ -183,3 +187,27 @@ def test_topic_word_table_reads_kmeans_too() -> None:
     assert least["gap_pts"] == 0 and set(least["words"].split(", ")) <= {"apple", "banana", "fruit"}
     with pytest.raises(ValueError, match="method must be"):
         ex.topic_word_table({"g": r}, method="DBSCAN", random_state=0)
+
+
+def test_table2_beside_the_papers(auc_run: dict, acc_run: dict) -> None:
+    from nlpbias.data.reported import load_reported
+    from nlpbias.studies.logan.prose import paper_comparison, table2_comparison, table2_rows
+
+    paper = load_reported("zhao2020logan")
+    runs = {"race": auc_run}
+    t = table2_comparison(runs, paper)
+    assert t.loc[("race", "LOGAN"), "auc_2"] == pytest.approx(0.5)
+    assert t.loc[("race", "LOGAN"), "paper_auc_2"] == pytest.approx(0.691)
+    assert t.loc[("race", "Global"), "paper_bias"] == pytest.approx(0.024)
+    rows = table2_rows(runs, paper)
+    assert rows["this run: race"].tolist() == ["0.125", "0.500", "0.500"]
+    assert rows["paper: race"].tolist() == ["0.024", "0.157", "0.153"]
+    assert rows["paper: gender"].tolist() == ["0.028", "0.094", "0.092"]
+    # the rows go under the paper-vs-book table: same columns once the runs' attributes match
+    acc = {"race": acc_run, "gender": acc_run}
+    both = {"race": auc_run, "gender": auc_run}
+    assert list(table2_rows(both, paper).columns) == list(paper_comparison(acc, paper).columns)
+    with pytest.raises(ValueError, match="no 'table2' in the runs of race"):
+        table2_rows({"race": acc_run}, paper)
+    with pytest.raises(ValueError, match="no 'table2'"):
+        table2_comparison({"race": acc_run}, paper)

@@ -54,15 +54,40 @@ def test_word_gap_errors() -> None:
 
 def test_word_gap_table_reads_every_attribute() -> None:
     d = planted()
+    only_c = pd.Series(["C"] * 12 + ["C", "D"] * 14)  # every "racist" text is C's
     data = ex.LoganData(X=np.zeros((40, 2)), y_true=d["y_true"], y_pred=d["y_pred"],
                         y_score=d["y_pred"].astype(float),
-                        groups={"g": pd.Series(d["group"]), "none": pd.Series(["C", "D"] * 20)},
+                        groups={"g": pd.Series(d["group"]), "none": only_c},
                         pairs={"g": ("A", "B"), "none": ("C", "D")}, source="test",
                         texts=d["texts"])  # fmt: skip
     t = word_gap_table(data, word="racist")
     assert t.loc["g", "gap_pts"] == pytest.approx(200 / 3)
     assert t.loc["g", "global_gap_pts"] == pytest.approx(100 * (1 - 16 / 20))
     assert t.loc["g", "note"] == ""
+    # every "racist" text is C's: no gap for that attribute, and the row says why
+    assert t.loc["none", "note"].startswith(
+        "none of the 12 texts containing 'racist' is in group 'D'"
+    )
+    assert np.isnan(t.loc["none", "gap_pts"]) and t.loc["none", "word"] == "racist"
     data.texts = None
     with pytest.raises(ValueError, match="no texts"):
         word_gap_table(data, word="racist")
+
+
+def test_word_gap_rows_beside_the_papers_19_points() -> None:
+    from nlpbias.data.reported import load_reported
+    from nlpbias.studies.logan.prose import word_gap_rows
+
+    t = pd.DataFrame({"word": ["racist", "racist"], "abs_gap_pts": [25.04, np.nan],
+                      "n_a1": [1200, np.nan], "n_a2": [4, np.nan],
+                      "note": ["", "no text contains 'racist'; pick a word"]},
+                     index=pd.Index(["race", "gender"], name="attribute"))  # fmt: skip
+    paper = load_reported("zhao2020logan")
+    row = word_gap_rows(t, paper).iloc[0]
+    assert row["this run: race"] == "25.0 (texts: 1,200 and 4)"
+    assert row["this run: gender"] == "no gap: no text contains 'racist'"
+    assert row["paper: race"] == "19.0" and row["paper: gender"] == "not reported"
+    other = word_gap_rows(t.assign(word="bigot"), paper).iloc[0]
+    assert other["paper: race"] == "not reported"  # the paper's 19 is for "racist" only
+    with pytest.raises(ValueError, match="one word"):
+        word_gap_rows(t.assign(word=["a", "b"]), paper)

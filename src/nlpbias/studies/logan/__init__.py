@@ -20,10 +20,12 @@ from nlpbias.studies.logan.calibration import (
 )
 from nlpbias.studies.logan.cluster_tables import (
     cluster_table,
+    cluster_tables,
     fpr_gap_table,
     largest_gap_table,
     rescore,
     table2,
+    table2_of_clusters,
 )
 from nlpbias.studies.logan.estimator import (
     LOGAN,
@@ -49,6 +51,9 @@ from nlpbias.studies.logan.prose import (
     selection_sentence,
     setting_table,
     table1_comparison,
+    table2_comparison,
+    table2_rows,
+    word_gap_rows,
 )
 from nlpbias.studies.logan.robustness import (
     METHODS,
@@ -87,6 +92,7 @@ __all__ = [
     "biased_cluster_figure",
     "classifier_comparison",
     "cluster_table",
+    "cluster_tables",
     "COLUMN_LABELS",
     "compare_with_kmeans",
     "fpr_gap_table",
@@ -122,9 +128,13 @@ __all__ = [
     "table1",
     "table1_comparison",
     "table2",
+    "table2_comparison",
+    "table2_of_clusters",
+    "table2_rows",
     "topic_word_table",
     "topic_words",
     "usable_fits",
     "word_gap",
+    "word_gap_rows",
     "word_gap_table",
 ]

@@ -2,10 +2,12 @@
 
 - :func:`largest_gap_table`: the global metric of each group beside the cluster with the largest
   gap for K-Means and LOGAN (the paper's Table 1 in accuracy, :func:`table2` in subgroup AUC);
-- :func:`cluster_table`: one row per cluster (the paper's Tables 8 and 9, K-Means and LOGAN);
+- :func:`cluster_table`: one row per cluster (the paper's Tables 8 and 9; :func:`cluster_tables`
+  puts a run's K-Means and LOGAN together);
 - :func:`rescore`: the clusters of a fitted K-Means or LOGAN scored under another metric, the
   paper's reading of Table 2 ("the clusters detected by LOGAN also exhibit local bias when
-  evaluating using other metrics") and of its false-positive-rate remark;
+  evaluating using other metrics", :func:`table2_of_clusters`) and of its false-positive-rate
+  remark;
 - :func:`fpr_gap_table`: the per-cluster false-positive-rate gap of both fits of a run.
 
 Gaps are ``A1 - A2`` as in :attr:`~nlpbias.studies.logan.estimator.LOGAN.cluster_report_`.
@@ -26,10 +28,12 @@ from nlpbias.studies.logan.group_metrics import check_group_data, check_vector
 __all__ = [
     "RESCORE_METRICS",
     "cluster_table",
+    "cluster_tables",
     "fpr_gap_table",
     "largest_gap_table",
     "rescore",
     "table2",
+    "table2_of_clusters",
 ]
 
 #: What :func:`rescore` can score a clustering with: LOGAN's two metrics and the false-positive
@@ -125,6 +129,18 @@ def cluster_table(fit: LOGAN | pd.DataFrame, *, scale: float = 100.0) -> pd.Data
     return out
 
 
+def cluster_tables(run: Mapping[str, Any], *, scale: float = 100.0) -> pd.DataFrame:
+    """:func:`cluster_table` of a run's K-Means and LOGAN fits, one above the other (the
+    paper's Table 8 beside its Table 9): index (``method``, ``cluster``)."""
+    return pd.concat(
+        {
+            m: cluster_table(run[k], scale=scale)
+            for m, k in (("K-Means", "kmeans"), ("LOGAN", "logan"))
+        },
+        names=["method", "cluster"],
+    )
+
+
 def rescore(
     fit: LOGAN, *, y_true: Any, y_pred_or_score: Any, group: Any, metric: str
 ) -> pd.DataFrame:
@@ -183,6 +199,21 @@ def rescore(
     fitted = fit.cluster_report_["eligible"].to_numpy(bool)
     rep["eligible"] = fitted & ~rep["gap"].isna().to_numpy()
     return rep
+
+
+def table2_of_clusters(run: Mapping[str, Any]) -> pd.DataFrame:
+    """The paper's reading of Table 2 for an accuracy run: its K-Means and LOGAN clusters
+    scored by subgroup AUC (:func:`rescore` with the run's scores ``subset["y_score"]``), in
+    the layout of :func:`table2`."""
+    sub = run["subset"]
+    if "y_score" not in sub:
+        raise ValueError("the run's subset has no y_score; run it with run_attribute")
+    reports = [
+        rescore(run[k], y_true=sub["y_true"], y_pred_or_score=sub["y_score"],
+                group=sub["group"], metric="auc")
+        for k in ("kmeans", "logan")
+    ]  # fmt: skip
+    return table2(*reports)
 
 
 def fpr_gap_table(run: Mapping[str, Any]) -> pd.DataFrame:

@@ -28,6 +28,9 @@ from nlpbias.core.text import NOISE, fmt_count
 
 __all__ = [
     "classifier_comparison",
+    "table2_comparison",
+    "table2_rows",
+    "word_gap_rows",
     "null_sentences",
     "paper_comparison",
     "selection_sentence",
@@ -122,28 +125,53 @@ def table1_comparison(
     have no counterpart in the paper ("" when all have one), and which rows are left out because
     their fit is degenerate (the selection found no usable λ, or K-Means itself is degenerate).
     """
+    return _table_comparison(runs, paper, "table1", "Table 1")
+
+
+def table2_comparison(
+    runs: Mapping[str, Mapping[str, Any]], paper: Mapping[str, Any]
+) -> pd.DataFrame:
+    """This run's Table 2 (subgroup AUC of each group, globally and in the cluster with the
+    largest AUC gap; AUC as a fraction) beside the paper's, as :func:`table1_comparison` does.
+
+    Each run needs a ``table2``: that of a run with ``metric="auc"``, or
+    :func:`~nlpbias.studies.logan.cluster_tables.table2_of_clusters` of an accuracy run (the
+    paper's reading: the clusters of its accuracy fits, scored by AUC).
+    """
+    return _table_comparison(runs, paper, "table2", "Table 2")
+
+
+def _table_comparison(
+    runs: Mapping[str, Mapping[str, Any]], paper: Mapping[str, Any], key: str, title: str
+) -> pd.DataFrame:
+    missing = [a for a, r in runs.items() if key not in r]
+    if missing or key not in paper:
+        raise ValueError(
+            f"no {key!r} in {'the runs of ' + ', '.join(missing) if missing else 'paper'}; "
+            f"compute {title} first (or pass load_reported('zhao2020logan'))"
+        )
     dropped = {}
     for a, r in runs.items():
         for m in ("K-Means", "LOGAN"):
             if why := _degenerate(r, m):
                 dropped[a, m] = why
-    ours = pd.concat({a: r["table1"] for a, r in runs.items()}, names=["attribute", "method"])
+    ours = pd.concat({a: r[key] for a, r in runs.items()}, names=["attribute", "method"])
     ours = ours.drop(index=list(dropped))
     theirs = pd.concat(
-        {a: pd.DataFrame(v).T for a, v in paper["table1"].items()}, names=["attribute", "method"]
+        {a: pd.DataFrame(v).T for a, v in paper[key].items()}, names=["attribute", "method"]
     )
     out = ours.join(theirs.add_prefix("paper_"), how="left").dropna(axis=1, how="all")
-    alone = [a for a in runs if a not in paper["table1"]]
+    alone = [a for a in runs if a not in paper[key]]
     note = ""
     if alone:
         names = ", ".join(f"`{a}`" for a in alone)
         note = (
-            f"The paper's Table 1 has rows for {' and '.join(paper['table1'])} only; this run's "
+            f"The paper's {title} has rows for {' and '.join(paper[key])} only; this run's "
             f"{names} (the synthetic stand-in's planted attribute) has no counterpart there, so "
             "only this run's numbers are shown. The paper's numbers are in the comparison at "
             "the end of the chapter."
             if len(alone) == len(runs)
-            else f"The paper's Table 1 has no rows for {names}: their paper columns are empty."
+            else f"The paper's {title} has no rows for {names}: their paper columns are empty."
         )
     if dropped:
         left = "; ".join(f"{a}, {m} ({why})" for (a, m), why in dropped.items())
@@ -292,6 +320,89 @@ def classifier_comparison(
         f"The classifier's numbers are over {where}, the same for every attribute; the paper's "
         "are over the whole Jigsaw test set (97,320 comments; its development set: 51,000)."
     )
+    return out
+
+
+def table2_rows(runs: Mapping[str, Mapping[str, Any]], paper: Mapping[str, Any]) -> pd.DataFrame:
+    """Table 2's gaps (subgroup AUC) in the columns of :func:`paper_comparison`: the global gap
+    and the largest cluster gap of K-Means and LOGAN, to three decimals (AUC as a fraction).
+
+    Each run needs a ``table2`` (see :func:`table2_comparison`); a degenerate fit's cell says
+    "degenerate fit".
+
+    Examples
+    --------
+    >>> t2 = pd.DataFrame({"bias": [0.0315, 0.2, 0.25]}, index=["Global", "K-Means", "LOGAN"])
+    >>> paper = {"table2": {"race": {"Global": {"bias": 0.024}, "K-Means": {"bias": 0.157},
+    ...                              "LOGAN": {"bias": 0.153}}}}
+    >>> table2_rows({"planted": {"table2": t2}}, paper).iloc[0].tolist()
+    ['0.032', '0.024']
+    """
+    rows = {
+        "global subgroup-AUC gap": "Global",
+        "largest K-Means cluster AUC gap": "K-Means",
+        "largest LOGAN cluster AUC gap": "LOGAN",
+    }
+    missing = [a for a, r in runs.items() if "table2" not in r]
+    if missing or "table2" not in paper:
+        raise ValueError(
+            f"no 'table2' in {'the runs of ' + ', '.join(missing) if missing else 'paper'}; "
+            "compute Table 2 first (or pass load_reported('zhao2020logan'))"
+        )
+    cols: dict[str, dict[str, str]] = {}
+    for attr, r in runs.items():
+        cols[f"this run: {attr}"] = {
+            row: (
+                "degenerate fit"
+                if m != "Global" and _degenerate(r, m)
+                else _num(r["table2"].loc[m, "bias"], 3)
+            )
+            for row, m in rows.items()
+        }
+    for attr, v in paper["table2"].items():
+        cols[f"paper: {attr}"] = {row: _num(v[m]["bias"], 3) for row, m in rows.items()}
+    out = pd.DataFrame(cols)
+    out.index.name = "quantity"
+    return out
+
+
+def word_gap_rows(table: pd.DataFrame, paper: Mapping[str, Any]) -> pd.DataFrame:
+    """The accuracy gap on texts with one word
+    (:func:`~nlpbias.studies.logan.word_gap.word_gap_table`) in the columns of
+    :func:`paper_comparison`: ``|gap|`` in points with the texts of each group, beside the
+    paper's 19 points for "racist" (race only; gender "not reported").
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"word": ["racist"], "abs_gap_pts": [25.0], "n_a1": [7], "n_a2": [4],
+    ...                   "note": [""]}, index=pd.Index(["race"], name="attribute"))
+    >>> rows = word_gap_rows(t, {"racist_token_gap": 19, "table1": {"race": {}, "gender": {}}})
+    >>> rows.index[0]
+    'accuracy gap on texts containing "racist" (points)'
+    >>> rows.iloc[0].tolist()
+    ['25.0 (texts: 7 and 4)', '19.0', 'not reported']
+    """
+    words = set(table["word"].dropna()) if "word" in table else set()
+    if len(words) != 1:
+        raise ValueError("table must be one word_gap_table(...) (one word, a 'word' column)")
+    word = words.pop()
+    row = f'accuracy gap on texts containing "{word}" (points)'
+    cols: dict[str, dict[str, str]] = {}
+    for attr, r in table.iterrows():
+        if r.get("note"):
+            cell = "no gap: " + str(r["note"]).split(";")[0]
+        else:
+            cell = (
+                f"{_num(r['abs_gap_pts'])} (texts: {_count(int(r['n_a1']))} and "
+                f"{_count(int(r['n_a2']))})"
+            )
+        cols[f"this run: {attr}"] = {row: cell}
+    reported = paper.get("racist_token_gap") if word.lower() == "racist" else None
+    for attr in paper["table1"]:
+        cell = _num(reported) if reported is not None and attr == "race" else "not reported"
+        cols[f"paper: {attr}"] = {row: cell}
+    out = pd.DataFrame(cols)
+    out.index.name = "quantity"
     return out
 
 

@@ -130,8 +130,8 @@ def word_gap_table(data: Any, *, word: str) -> pd.DataFrame:
         every = check_group_data(sub["y_true"], sub["y_pred_or_score"], sub["group"],
                                  metric="accuracy", groups=pair)  # fmt: skip
         acc, _ = group_metrics(np.zeros(len(every.gcode), dtype=np.int64), every, 1)
-        row: dict[str, Any] = {"groups": pair, "global_gap_pts": 100 * float(acc[0, 0] - acc[0, 1]),
-                               "note": ""}  # fmt: skip
+        gap = 100 * float(acc[0, 0] - acc[0, 1])
+        row: dict[str, Any] = {"word": word, "groups": pair, "global_gap_pts": gap, "note": ""}
         try:
             row.update(word_gap(sub["texts"], y_pred=sub["y_pred_or_score"], word=word, **fit))
         except ValueError as err:
