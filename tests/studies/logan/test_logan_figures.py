@@ -62,3 +62,21 @@ def test_biased_cluster_figure_names_bcr_and_bir() -> None:
 def test_missing_column_is_named() -> None:
     with pytest.raises(KeyError, match="acc_2"):
         figures.group_accuracy_figure(_table1().drop(columns="acc_2"))
+
+
+def test_group_auc_both_groups_side_by_side_with_their_values() -> None:
+    t2 = _table1().rename(columns={"acc_1": "auc_1", "acc_2": "auc_2"}) / 100
+    fig = figures.group_auc_figure(t2, {"race": ("AA", "white")})
+    ax = fig.axes[0]
+    drawn = bars(ax)
+    assert len(drawn) == 2 * len(t2)
+    got = {(r.label, r.hue): r.value for r in drawn.itertuples()}
+    want = {
+        (f"{a}: {m}", f"subgroup AUC, group A{k}"): t2.loc[(a, m), f"auc_{k}"]
+        for a, m in t2.index
+        for k in (1, 2)
+    }
+    assert got == pytest.approx(want)
+    assert ax.get_xlabel() == "subgroup AUC (0 to 1)"
+    with pytest.raises(KeyError, match="auc_2"):
+        figures.group_auc_figure(t2.drop(columns="auc_2"))

@@ -35,6 +35,7 @@ from nlpbias.studies.logan.figures import (
     COLUMN_LABELS,
     biased_cluster_figure,
     group_accuracy_figure,
+    group_auc_figure,
     lambda_path_figure,
     seed_spread_figure,
 )
@@ -97,6 +98,7 @@ __all__ = [
     "compare_with_kmeans",
     "fpr_gap_table",
     "group_accuracy_figure",
+    "group_auc_figure",
     "headlines",
     "lambda_path",
     "largest_gap_table",

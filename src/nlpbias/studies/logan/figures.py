@@ -28,6 +28,7 @@ __all__ = [
     "COLUMN_LABELS",
     "biased_cluster_figure",
     "group_accuracy_figure",
+    "group_auc_figure",
     "groups_note",
     "lambda_path_figure",
     "seed_spread_figure",
@@ -37,6 +38,8 @@ __all__ = [
 COLUMN_LABELS: dict[str, str] = {
     "acc_1": "accuracy, group A1",
     "acc_2": "accuracy, group A2",
+    "auc_1": "subgroup AUC, group A1",
+    "auc_2": "subgroup AUC, group A2",
     "bias": "bias |A1 − A2| (points)",
     "bcr_pct": "BCR: biased clusters",
     "bir_pct": "BIR: rows in biased clusters",
@@ -103,6 +106,36 @@ def group_accuracy_figure(
     return _side_by_side(
         table1, ["acc_1", "acc_2"], "group_accuracy_figure",
         xlabel="accuracy (%)", title=_title(title, pairs),
+    )  # fmt: skip
+
+
+def group_auc_figure(
+    table2: pd.DataFrame,
+    pairs: Mapping[str, tuple[str, str]] | None = None,
+    *,
+    title: str = "Subgroup AUC of the two groups: globally and in the most biased cluster",
+) -> Figure:
+    """Subgroup AUC of groups A1 and A2 per attribute and method (the paper's Table 2).
+
+    Parameters
+    ----------
+    table2 : DataFrame
+        Index (``attribute``, ``method``), columns ``auc_1`` and ``auc_2`` (fractions; the
+        chapter's :func:`nlpbias.studies.logan.prose.table2_comparison`).
+    pairs : mapping, optional
+        Attribute → (A1, A2) group names, written under the title.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"attribute": ["x", "x"], "method": ["Global", "LOGAN"],
+    ...                   "auc_1": [0.8, 0.95], "auc_2": [0.78, 0.6]})
+    >>> fig = group_auc_figure(t.set_index(["attribute", "method"]))
+    >>> sum(len(bars) for bars in fig.axes[0].containers)
+    4
+    """
+    return _side_by_side(
+        table2, ["auc_1", "auc_2"], "group_auc_figure",
+        xlabel="subgroup AUC (0 to 1)", title=_title(title, pairs),
     )  # fmt: skip
 
 
