@@ -10,6 +10,12 @@ from nlpbias.studies.scoring.builds import (
     recorded_builds,
     run_numbers,
 )
+from nlpbias.studies.scoring.claims import (
+    check_claims,
+    claim_parts,
+    paper_claims,
+    paper_topk,
+)
 from nlpbias.studies.scoring.comparison import (
     paper_comparison,
     paper_numbers,
@@ -21,6 +27,7 @@ from nlpbias.studies.scoring.effects import (
 from nlpbias.studies.scoring.figures import (
     accuracy_figure,
     bias_figure,
+    claims_figure,
     learning_curve_figure,
     seed_spread_figure,
     topk_figure,
@@ -84,6 +91,9 @@ __all__ = [
     "bias_figure",
     "bias_table",
     "card_summary",
+    "check_claims",
+    "claim_parts",
+    "claims_figure",
     "concept_biases",
     "dong_bias",
     "effect_sizes",
@@ -97,7 +107,9 @@ __all__ = [
     "learning_curve_figure",
     "load_mlm",
     "mask_positions",
+    "paper_claims",
     "paper_comparison",
+    "paper_topk",
     "PEOPLE",
     "person_corpora",
     "planted_posts",
