@@ -21,6 +21,10 @@ from nlpbias.studies.scoring.comparison import (
     paper_numbers,
     sign_agreement,
 )
+from nlpbias.studies.scoring.curves import (
+    curve_end_points,
+    learning_curves,
+)
 from nlpbias.studies.scoring.effects import (
     dong_bias,
 )
@@ -29,6 +33,7 @@ from nlpbias.studies.scoring.figures import (
     bias_figure,
     claims_figure,
     learning_curve_figure,
+    person_curves_figure,
     seed_spread_figure,
     topk_figure,
 )
@@ -39,6 +44,7 @@ from nlpbias.studies.scoring.kurita import (
     mask_positions,
 )
 from nlpbias.studies.scoring.mlm import (
+    CurveSpec,
     card_summary,
     load_mlm,
     predict_masked,
@@ -95,6 +101,8 @@ __all__ = [
     "claim_parts",
     "claims_figure",
     "concept_biases",
+    "curve_end_points",
+    "CurveSpec",
     "dong_bias",
     "effect_sizes",
     "exceeds_seed_spread",
@@ -105,6 +113,7 @@ __all__ = [
     "FRAMEWORKS",
     "frameworks_table",
     "learning_curve_figure",
+    "learning_curves",
     "load_mlm",
     "mask_positions",
     "paper_claims",
@@ -112,6 +121,7 @@ __all__ = [
     "paper_topk",
     "PEOPLE",
     "person_corpora",
+    "person_curves_figure",
     "planted_posts",
     "planted_seed_shift",
     "planted_shift",

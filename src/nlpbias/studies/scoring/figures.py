@@ -10,6 +10,8 @@ an empty frame or a missing value a one-line ``ValueError``.
 - :func:`learning_curve_figure` — the base stand-in's accuracy against training time.
 - :func:`claims_figure` — the models and concepts of Dong's cross-model claims: our bias with
   its band beside the paper's sign (and value where it printed one).
+- :func:`person_curves_figure` — per person, the training and held-out loss and the held-out
+  top-1 accuracy of each fine-tuning seed against the step (seed 003's Figures 1–2).
 - :func:`seed_spread_figure` — per person and concept, each fine-tuning seed's difference from
   the base model, the range over the seeds and the rule of
   :func:`nlpbias.studies.scoring.seeds.exceeds_seed_spread` (the band mean ± range, coloured
@@ -42,10 +44,12 @@ __all__ = [
     "GENDER_COLOURS",
     "SEED_MARKERS",
     "CLAIM_MARKERS",
+    "CURVE_COLOURS",
     "accuracy_figure",
     "bias_figure",
     "claims_figure",
     "learning_curve_figure",
+    "person_curves_figure",
     "seed_spread_figure",
     "seeds_title",
     "topk_figure",
@@ -700,4 +704,93 @@ def claims_figure(parts: pd.DataFrame) -> Figure:
     ]
     legend_below(fig, handles, [h.get_label() for h in handles])
     fig.suptitle("Dong's cross-model claims: our bias and its band beside the paper's sign")
+    return fig
+
+
+# ----------------------------------------------------------------------------- learning curves
+#: Colour of each metric of :func:`person_curves_figure`.
+CURVE_COLOURS: dict[str, str] = {
+    "training loss": PALETTE[0],
+    "held-out loss": PALETTE[1],
+    "held-out top-1": PALETTE[2],
+}
+
+
+def person_curves_figure(curves: pd.DataFrame) -> Figure:
+    """Per person, the fine-tuning curves of every seed (seed 003's Figures 1–2).
+
+    Parameters
+    ----------
+    curves : pandas.DataFrame
+        :func:`nlpbias.studies.scoring.curves.learning_curves` output: ``person, seed, step,
+        metric, value``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One column per person. Top row: the loss against the training step — the training loss
+        of every step (a thin line per seed, :data:`CURVE_COLOURS`) and the held-out loss at
+        each evaluation (a line with the seed's marker, :data:`SEED_MARKERS`). Bottom row: the
+        held-out top-1 accuracy at each evaluation, a line per seed with its marker. One
+        legend below.
+
+    Examples
+    --------
+    >>> c = pd.DataFrame({"person": "T", "seed": 0, "step": [0, 1, 2, 0, 2, 0, 2],
+    ...                   "metric": ["training loss"] * 3 + ["held-out loss"] * 2
+    ...                             + ["held-out top-1"] * 2,
+    ...                   "value": [6.0, 5.0, 4.0, 6.5, 5.5, 0.1, 0.2]})
+    >>> top, bottom = person_curves_figure(c).axes
+    >>> bottom.lines[0].get_ydata().tolist()
+    [0.1, 0.2]
+    """
+    what = "person_curves_figure"
+    _need(curves, ["person", "seed", "step", "metric", "value"], what)
+    _nonempty(curves, what, "learning_curves' output")
+    _finite(curves, ["step", "value"], what)
+    unknown = sorted(set(curves["metric"]) - set(CURVE_COLOURS))
+    if unknown:
+        raise ValueError(f"{what}: unknown metrics {unknown}; expected {list(CURVE_COLOURS)}")
+    _unique(curves, ["person", "seed", "step", "metric"], what)
+    people = list(dict.fromkeys(curves["person"].astype(str)))
+    seeds = sorted(curves["seed"].unique().tolist())
+    marker = {s: SEED_MARKERS[i % len(SEED_MARKERS)] for i, s in enumerate(seeds)}
+    n = len(people)
+    fig, axes = new_figure(2 * n, ncols=n, width=4.25 if n > 1 else 7.0, height=3.0)
+    for i, person in enumerate(people):
+        top, bottom = axes[i], axes[n + i]
+        sub = curves[curves["person"].astype(str) == person]
+        for seed in seeds:
+            run = sub[sub["seed"] == seed]
+            for metric, ax in (("training loss", top), ("held-out loss", top),
+                               ("held-out top-1", bottom)):  # fmt: skip
+                line = run[run["metric"] == metric].sort_values("step")
+                if line.empty:
+                    continue
+                every_step = metric == "training loss"
+                ax.plot(
+                    line["step"].to_numpy(float), line["value"].to_numpy(float),
+                    color=CURVE_COLOURS[metric], linewidth=0.8 if every_step else 1.4,
+                    alpha=0.6 if every_step else 1.0, marker=None if every_step else marker[seed],
+                    markersize=4, markerfacecolor="white",
+                    label=f"{person}, seed {seed}: {metric}",
+                )  # fmt: skip
+        top.set_title(person)
+        top.set_ylabel("masked-LM loss")
+        bottom.set_ylabel("held-out top-1")
+        bottom.yaxis.set_major_formatter(PercentFormatter(1.0))
+        bottom.set_xlabel("training step")
+        top.set_xlabel("training step")
+    handles = [
+        Line2D([], [], color=CURVE_COLOURS["training loss"], linewidth=0.8, label="training loss"),
+        Line2D([], [], color=CURVE_COLOURS["held-out loss"], linewidth=1.4, label="held-out loss"),
+        Line2D([], [], color=CURVE_COLOURS["held-out top-1"], linewidth=1.4,
+               label="held-out top-1"),
+    ] + [
+        Line2D([], [], linestyle="", marker=marker[s], markerfacecolor="white",
+               markeredgecolor=_INK, label=f"seed {s}")
+        for s in seeds
+    ]  # fmt: skip
+    legend_below(fig, handles, [h.get_label() for h in handles])
+    fig.suptitle(f"Fine-tuning curves per person, {seeds_title(seeds)}")
     return fig
