@@ -284,3 +284,14 @@ def test_claims_figure_marks(close) -> None:
 def test_claims_figure_errors() -> None:
     with pytest.raises(KeyError, match="present"):
         claims_figure(pd.DataFrame({"model": ["A"], "concept": ["c"]}))
+
+
+def test_table3_draws_beside_ours_in_topk_figure(close) -> None:
+    from nlpbias.studies.scoring.figures import topk_figure
+
+    paper = paper_topk(REP).assign(model="BERT-base (Table 3)")
+    ours = paper.assign(model="base", score=paper["score"] - 1.0)  # planted: same order
+    fig = close(topk_figure(pd.concat([paper, ours], ignore_index=True), k=6))
+    assert len(fig.axes) == 3
+    cells = [t.get_text() for t in fig.axes[0].texts]
+    assert "he\n0.08" in cells and "women\n−1.06" in cells  # the paper's row, as printed
