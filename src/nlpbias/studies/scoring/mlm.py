@@ -1253,7 +1253,7 @@ def fine_tune_mlm(
     record_file = out / FINETUNE_FILE
     if record_file.is_file():
         saved = json.loads(record_file.read_text())
-        recorded = saved.get("curves")
+        recorded = saved.get("curves") if (out / CURVES_FILE).is_file() else None
         if saved.get("key") == key and (record is None or recorded == asdict(record)):
             curves = pd.read_csv(out / CURVES_FILE) if recorded else None
             return FineTuneResult(path=out, **saved["result"], curves=curves)
