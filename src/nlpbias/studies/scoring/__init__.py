@@ -10,10 +10,20 @@ from nlpbias.studies.scoring.builds import (
     recorded_builds,
     run_numbers,
 )
+from nlpbias.studies.scoring.claims import (
+    check_claims,
+    claim_parts,
+    paper_claims,
+    paper_topk,
+)
 from nlpbias.studies.scoring.comparison import (
     paper_comparison,
     paper_numbers,
     sign_agreement,
+)
+from nlpbias.studies.scoring.curves import (
+    curve_end_points,
+    learning_curves,
 )
 from nlpbias.studies.scoring.effects import (
     dong_bias,
@@ -21,7 +31,9 @@ from nlpbias.studies.scoring.effects import (
 from nlpbias.studies.scoring.figures import (
     accuracy_figure,
     bias_figure,
+    claims_figure,
     learning_curve_figure,
+    person_curves_figure,
     seed_spread_figure,
     topk_figure,
 )
@@ -32,6 +44,7 @@ from nlpbias.studies.scoring.kurita import (
     mask_positions,
 )
 from nlpbias.studies.scoring.mlm import (
+    CurveSpec,
     card_summary,
     load_mlm,
     predict_masked,
@@ -84,7 +97,12 @@ __all__ = [
     "bias_figure",
     "bias_table",
     "card_summary",
+    "check_claims",
+    "claim_parts",
+    "claims_figure",
     "concept_biases",
+    "curve_end_points",
+    "CurveSpec",
     "dong_bias",
     "effect_sizes",
     "exceeds_seed_spread",
@@ -95,11 +113,15 @@ __all__ = [
     "FRAMEWORKS",
     "frameworks_table",
     "learning_curve_figure",
+    "learning_curves",
     "load_mlm",
     "mask_positions",
+    "paper_claims",
     "paper_comparison",
+    "paper_topk",
     "PEOPLE",
     "person_corpora",
+    "person_curves_figure",
     "planted_posts",
     "planted_seed_shift",
     "planted_shift",

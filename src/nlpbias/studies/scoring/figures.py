@@ -8,6 +8,10 @@ an empty frame or a missing value a one-line ``ValueError``.
 - :func:`topk_figure` — seed 003's Table 3 as a figure: the top-k targets per attribute.
 - :func:`accuracy_figure` — masked-token accuracy of each person model before / after tuning.
 - :func:`learning_curve_figure` — the base stand-in's accuracy against training time.
+- :func:`claims_figure` — the models and concepts of Dong's cross-model claims: our bias with
+  its band beside the paper's sign (and value where it printed one).
+- :func:`person_curves_figure` — per person, the training and held-out loss and the held-out
+  top-1 accuracy of each fine-tuning seed against the step (seed 003's Figures 1–2).
 - :func:`seed_spread_figure` — per person and concept, each fine-tuning seed's difference from
   the base model, the range over the seeds and the rule of
   :func:`nlpbias.studies.scoring.seeds.exceeds_seed_spread` (the band mean ± range, coloured
@@ -39,9 +43,13 @@ __all__ = [
     "DELTA_XLABEL",
     "GENDER_COLOURS",
     "SEED_MARKERS",
+    "CLAIM_MARKERS",
+    "CURVE_COLOURS",
     "accuracy_figure",
     "bias_figure",
+    "claims_figure",
     "learning_curve_figure",
+    "person_curves_figure",
     "seed_spread_figure",
     "seeds_title",
     "topk_figure",
@@ -609,3 +617,180 @@ def seeds_title(seeds: Sequence[int]) -> str:
     if len(seeds) == 1:
         return f"one fine-tuning seed ({listed})"
     return f"{len(seeds)} fine-tuning seeds ({listed})"
+
+
+# ----------------------------------------------------------------------------- Dong's claims
+#: Marker of the paper's sign on :func:`claims_figure`: pointing to the side the paper claims.
+CLAIM_MARKERS: dict[int, str] = {-1: "<", 1: ">"}
+
+
+def claims_figure(parts: pd.DataFrame) -> Figure:
+    """Our bias beside the sign Dong's claims give, per (model, concept) they name.
+
+    Parameters
+    ----------
+    parts : pandas.DataFrame
+        :func:`nlpbias.studies.scoring.claims.claim_parts` output: ``model``, ``concept``,
+        ``paper sign``, ``paper value``, ``value``, ``low``, ``high``, ``band``, ``present``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One row per (model, concept), top to bottom in the order of ``parts``, labelled
+        "model · concept". Our value is a dot with its band as a horizontal line (a person: mean
+        ± range over seeds; the base model: its bootstrap interval), coloured
+        (:data:`COUNTS_COLOUR`) where the band lies wholly on the paper's side of 0. The paper's
+        sign is a triangle (:data:`CLAIM_MARKERS`) at the end of the row on its side, and the
+        paper's number, where printed, a cross. A model absent from this book is said in its
+        row (:data:`ABSENT`). A dashed line marks 0.
+
+    Examples
+    --------
+    >>> p = pd.DataFrame({"model": ["Trump"], "concept": ["career"], "paper sign": [-1],
+    ...                   "paper value": [np.nan], "value": [-0.3], "low": [-0.4],
+    ...                   "high": [-0.2], "band": ["mean ± range over 2 seeds"],
+    ...                   "present": [True]})
+    >>> ax = claims_figure(p).axes[0]
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['Trump · career']
+    """
+    what = "claims_figure"
+    need = ["model", "concept", "paper sign", "paper value", "value", "low", "high", "present"]
+    _need(parts, need, what)
+    _nonempty(parts, what, "claim_parts' output")
+    _unique(parts, ["model", "concept"], what)
+    bad = sorted(set(parts["paper sign"]) - set(CLAIM_MARKERS))
+    if bad:
+        raise ValueError(f"{what}: 'paper sign' must be -1 or 1, got {bad}")
+    present = parts["present"].astype(bool)
+    _finite(parts[present], ["value"], what)
+    labels = [f"{m} · {c}" for m, c in zip(parts["model"], parts["concept"], strict=True)]
+    fig, (ax,) = new_figure(1, width=7.6, height=1.3 + 0.36 * len(parts))
+    numbers = parts[["value", "low", "high", "paper value"]].to_numpy(float)
+    reach = max(float(np.nanmax(np.abs(numbers))) if np.isfinite(numbers).any() else 0.0, 0.05)
+    lim = 1.25 * reach
+    for y, (_, r) in enumerate(parts.iterrows()):
+        sign = int(r["paper sign"])
+        ax.scatter(
+            [sign * lim * 0.94], [y], marker=CLAIM_MARKERS[sign], s=40, color=_GREY, zorder=2,
+        )  # fmt: skip
+        if not bool(r["present"]):
+            ax.text(
+                0.5, y, ABSENT, transform=ax.get_yaxis_transform(), ha="center", va="center",
+                fontsize="x-small", color=_GREY, style="italic",
+            )  # fmt: skip
+            continue
+        low, high = float(r["low"]), float(r["high"])
+        banded = np.isfinite(low) and np.isfinite(high)
+        agrees = banded and (low > 0 if sign > 0 else high < 0)
+        ink = COUNTS_COLOUR if agrees else _INK
+        if banded:
+            ax.hlines(y, low, high, color=ink, linewidth=1.6, zorder=3)
+        ax.scatter([float(r["value"])], [y], marker="o", s=30, color=ink, zorder=4)
+        paper = float(r["paper value"])
+        if np.isfinite(paper):
+            ax.scatter([paper], [y], marker="x", s=40, color=PALETTE[1], zorder=5)
+    ax.axvline(0, color="0.15", linewidth=1.2, linestyle="--", zorder=1)
+    ax.set_yticks(range(len(parts)), labels)
+    ax.set_ylim(len(parts) - 0.5, -0.5)
+    ax.set_xlim(-lim, lim)
+    ax.grid(axis="y", visible=False)
+    ax.set_xlabel(BIAS_XLABEL)
+    handles = [
+        Line2D([], [], color=COUNTS_COLOUR, marker="o", label="ours, band on the paper's side"),
+        Line2D([], [], color=_INK, marker="o", label="ours, band not on the paper's side"),
+        Line2D([], [], linestyle="", marker="<", color=_GREY, label="the paper's sign"),
+        Line2D([], [], linestyle="", marker="x", color=PALETTE[1], label="the paper's number"),
+    ]
+    legend_below(fig, handles, [h.get_label() for h in handles])
+    fig.suptitle("Dong's cross-model claims: our bias and its band beside the paper's sign")
+    return fig
+
+
+# ----------------------------------------------------------------------------- learning curves
+#: Colour of each metric of :func:`person_curves_figure`.
+CURVE_COLOURS: dict[str, str] = {
+    "training loss": PALETTE[0],
+    "held-out loss": PALETTE[1],
+    "held-out top-1": PALETTE[2],
+}
+
+
+def person_curves_figure(curves: pd.DataFrame) -> Figure:
+    """Per person, the fine-tuning curves of every seed (seed 003's Figures 1–2).
+
+    Parameters
+    ----------
+    curves : pandas.DataFrame
+        :func:`nlpbias.studies.scoring.curves.learning_curves` output: ``person, seed, step,
+        metric, value``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One column per person. Top row: the loss against the training step — the training loss
+        of every step (a thin line per seed, :data:`CURVE_COLOURS`) and the held-out loss at
+        each evaluation (a line with the seed's marker, :data:`SEED_MARKERS`). Bottom row: the
+        held-out top-1 accuracy at each evaluation, a line per seed with its marker. One
+        legend below.
+
+    Examples
+    --------
+    >>> c = pd.DataFrame({"person": "T", "seed": 0, "step": [0, 1, 2, 0, 2, 0, 2],
+    ...                   "metric": ["training loss"] * 3 + ["held-out loss"] * 2
+    ...                             + ["held-out top-1"] * 2,
+    ...                   "value": [6.0, 5.0, 4.0, 6.5, 5.5, 0.1, 0.2]})
+    >>> top, bottom = person_curves_figure(c).axes
+    >>> bottom.lines[0].get_ydata().tolist()
+    [0.1, 0.2]
+    """
+    what = "person_curves_figure"
+    _need(curves, ["person", "seed", "step", "metric", "value"], what)
+    _nonempty(curves, what, "learning_curves' output")
+    _finite(curves, ["step", "value"], what)
+    unknown = sorted(set(curves["metric"]) - set(CURVE_COLOURS))
+    if unknown:
+        raise ValueError(f"{what}: unknown metrics {unknown}; expected {list(CURVE_COLOURS)}")
+    _unique(curves, ["person", "seed", "step", "metric"], what)
+    people = list(dict.fromkeys(curves["person"].astype(str)))
+    seeds = sorted(curves["seed"].unique().tolist())
+    marker = {s: SEED_MARKERS[i % len(SEED_MARKERS)] for i, s in enumerate(seeds)}
+    n = len(people)
+    fig, axes = new_figure(2 * n, ncols=n, width=4.25 if n > 1 else 7.0, height=3.0)
+    for i, person in enumerate(people):
+        top, bottom = axes[i], axes[n + i]
+        sub = curves[curves["person"].astype(str) == person]
+        for seed in seeds:
+            run = sub[sub["seed"] == seed]
+            for metric, ax in (("training loss", top), ("held-out loss", top),
+                               ("held-out top-1", bottom)):  # fmt: skip
+                line = run[run["metric"] == metric].sort_values("step")
+                if line.empty:
+                    continue
+                every_step = metric == "training loss"
+                ax.plot(
+                    line["step"].to_numpy(float), line["value"].to_numpy(float),
+                    color=CURVE_COLOURS[metric], linewidth=0.8 if every_step else 1.4,
+                    alpha=0.6 if every_step else 1.0, marker=None if every_step else marker[seed],
+                    markersize=4, markerfacecolor="white",
+                    label=f"{person}, seed {seed}: {metric}",
+                )  # fmt: skip
+        top.set_title(person)
+        top.set_ylabel("masked-LM loss")
+        bottom.set_ylabel("held-out top-1")
+        bottom.yaxis.set_major_formatter(PercentFormatter(1.0))
+        bottom.set_xlabel("training step")
+        top.set_xlabel("training step")
+    handles = [
+        Line2D([], [], color=CURVE_COLOURS["training loss"], linewidth=0.8, label="training loss"),
+        Line2D([], [], color=CURVE_COLOURS["held-out loss"], linewidth=1.4, label="held-out loss"),
+        Line2D([], [], color=CURVE_COLOURS["held-out top-1"], linewidth=1.4,
+               label="held-out top-1"),
+    ] + [
+        Line2D([], [], linestyle="", marker=marker[s], markerfacecolor="white",
+               markeredgecolor=_INK, label=f"seed {s}")
+        for s in seeds
+    ]  # fmt: skip
+    legend_below(fig, handles, [h.get_label() for h in handles])
+    fig.suptitle(f"Fine-tuning curves per person, {seeds_title(seeds)}")
+    return fig

@@ -82,6 +82,9 @@ from nlpbias.models.torch_utils import pad_ids
 __all__ = [
     "BERT_MLM_PROBABILITY",
     "CARD_FILE",
+    "CURVES_FILE",
+    "CURVE_METRICS",
+    "CurveSpec",
     "DEFAULT_PROBES",
     "FINETUNE_FILE",
     "FineTuneResult",
@@ -112,6 +115,10 @@ BERT_MLM_PROBABILITY = 0.15
 CARD_FILE = "quality_card.json"
 #: A fine-tuned model's record (key and result), in its model folder.
 FINETUNE_FILE = "fine_tune.json"
+#: A fine-tuned model's learning curves (when recorded), in its model folder.
+CURVES_FILE = "curves.csv"
+#: The metrics of the learning curves (:class:`CurveSpec`), in the order they are listed.
+CURVE_METRICS = ("training loss", "held-out loss", "held-out top-1")
 _CHECKPOINT = "checkpoint.pt"
 _FINE_TUNE_WEIGHT_DECAY = 0.01  # AdamW's, as in BERT's own fine-tuning
 _EVAL_SEED = 12345  # the stand-in's held-out masks (the same at every evaluation)
@@ -475,6 +482,7 @@ def _train_steps(
     bar: Any,
     what: str,
     after_step: Callable[[int], bool] | None = None,
+    on_loss: Callable[[int, float], None] | None = None,
 ) -> None:
     """The training steps of the stand-in and of per-person fine-tuning: the one step loop.
 
@@ -483,6 +491,7 @@ def _train_steps(
     (in that order, from the same generator), runs the masked loss with dropout seeded for the
     step (and bfloat16 autocast with ``bf16``), and takes one optimiser step. ``after_step(s +
     1)`` (evaluation, checkpoints, a time budget) is called after each step; True stops the loop.
+    ``on_loss(s + 1, loss)`` receives the step's training loss (a float) before it.
     """
     pad_id = tokenizer.pad_token_id or 0
     cpu = torch.device("cpu")
@@ -509,6 +518,8 @@ def _train_steps(
         optimiser.zero_grad(set_to_none=True)
         bar.update(1)
         bar.set_postfix(loss=f"{loss.item():.3f}")
+        if on_loss is not None:
+            on_loss(step + 1, float(loss.item()))
         if after_step is not None and after_step(step + 1):
             return
 
@@ -974,6 +985,103 @@ def predict_masked(
 
 
 # ----------------------------------------------------------------------------- fine-tuning
+@dataclass(frozen=True)
+class CurveSpec:
+    """What :func:`fine_tune_mlm` records of its training when asked (seed 003's Figures 1–2).
+
+    * ``training loss`` — the masked-LM loss of every training step's batch (the number the
+      optimiser stepped on; dropout on);
+    * ``held-out loss`` and ``held-out top-1`` — :func:`masked_accuracy` before the first step
+      (step 0), every ``eval_every`` steps and after the last step, on a **fixed held-out
+      sample**: ``eval_blocks`` of the person's held-out blocks, drawn by a numpy generator
+      with a fixed seed, masked with fixed masks — the same blocks and masks for every seed
+      and every evaluation, so the curves of different seeds are comparable (the ``before`` /
+      ``after`` accuracies of :class:`FineTuneResult` use all held-out blocks and the seed's
+      masks, so the curve's end is near, not equal to, ``after``).
+
+    Recording does not change the training: evaluation runs in ``torch.no_grad()`` and in eval
+    mode (train mode is restored), its masks come from their own seeded generators, and every
+    training step seeds its own batch, masks and dropout (:func:`step_generator`); the trained
+    weights are bit for bit those of a run without recording (a test checks it). Nor does it
+    change the model's cache key: a model cached without curves is trained again (to the same
+    weights) when curves are asked for; one cached with the same spec is returned as it is.
+
+    Parameters
+    ----------
+    eval_every : int
+        Steps between two held-out evaluations (>= 1).
+    eval_blocks : int
+        Size of the fixed held-out sample, in blocks (>= 1; all blocks where there are fewer).
+    """
+
+    eval_every: int
+    eval_blocks: int
+
+    def __post_init__(self) -> None:
+        checks.check_int(self.eval_every, "eval_every", minimum=1)
+        checks.check_int(self.eval_blocks, "eval_blocks", minimum=1)
+
+    @classmethod
+    def from_mapping(cls, spec: Mapping[str, Any]) -> CurveSpec:
+        """From a mapping with exactly the fields (e.g. a notebook parameter)."""
+        names = {f.name for f in fields(cls)}
+        missing, unknown = sorted(names - set(spec)), sorted(set(spec) - names)
+        if missing or unknown:
+            raise KeyError(
+                f"learning-curve spec: missing {missing}, unknown {unknown}; give exactly "
+                f"{sorted(names)}"
+            )
+        return cls(**{k: spec[k] for k in names})
+
+    def sample(self, n_blocks: int) -> list[int]:
+        """The indices of the fixed held-out sample among ``n_blocks`` blocks, in order.
+
+        Examples
+        --------
+        >>> CurveSpec(eval_every=5, eval_blocks=3).sample(3)
+        [0, 1, 2]
+        >>> len(CurveSpec(eval_every=5, eval_blocks=3).sample(100))
+        3
+        """
+        if n_blocks <= self.eval_blocks:
+            return list(range(n_blocks))
+        rng = np.random.default_rng(_EVAL_SEED)
+        return sorted(rng.choice(n_blocks, size=self.eval_blocks, replace=False).tolist())
+
+
+class _CurveRecorder:
+    """Collects the rows ``(step, metric, value)`` of one fine-tuning run."""
+
+    def __init__(self, spec: CurveSpec, model: Any, tokenizer: Any, held_out: list, total: int):
+        self.spec, self.model, self.tokenizer, self.total = spec, model, tokenizer, total
+        self.sample = [held_out[i] for i in spec.sample(len(held_out))]
+        self.rows: list[tuple[int, str, float]] = []
+        self.seconds = 0.0  # spent evaluating (not training)
+
+    def evaluate(self, step: int) -> None:
+        started = time.perf_counter()
+        scores = masked_accuracy(self.model, self.tokenizer, self.sample, random_state=_EVAL_SEED)
+        self.rows += [
+            (step, "held-out loss", scores["loss"]),
+            (step, "held-out top-1", scores["top1"]),
+        ]
+        self.seconds += time.perf_counter() - started
+
+    def on_loss(self, step: int, loss: float) -> None:
+        self.rows.append((step, "training loss", loss))
+
+    def after_step(self, done: int) -> bool:
+        if done % self.spec.eval_every == 0 or done == self.total:
+            self.evaluate(done)
+        return False  # never stops the loop
+
+    def frame(self) -> pd.DataFrame:
+        out = pd.DataFrame(self.rows, columns=["step", "metric", "value"])
+        out["metric"] = pd.Categorical(out["metric"], categories=list(CURVE_METRICS))
+        out = out.sort_values(["metric", "step"], kind="stable").reset_index(drop=True)
+        return out.astype({"metric": str})
+
+
 @dataclass
 class FineTuneResult:
     """Where a fine-tuned model was saved and how well it fills blanks before and after."""
@@ -986,6 +1094,8 @@ class FineTuneResult:
     steps: int
     seconds: float
     params: dict[str, Any] = field(default_factory=dict)
+    #: ``step, metric, value`` (:data:`CURVE_METRICS`) where the run recorded curves, else None
+    curves: pd.DataFrame | None = None
 
     def summary(self) -> pd.Series:
         """One row of the validation-accuracy table."""
@@ -1042,6 +1152,7 @@ def fine_tune_mlm(
     output_dir: str | Path | None = None,
     device: str | torch.device = "auto",
     show_progress: bool = True,
+    record: CurveSpec | None = None,
 ) -> FineTuneResult:
     """Continue masked-LM training of ``base`` on one person's texts (seed 003's per-person model).
 
@@ -1084,11 +1195,18 @@ def fine_tune_mlm(
         parameters, the data and the code).
     device : str or torch.device, default "auto"
     show_progress : bool, default True
+    record : CurveSpec, optional
+        Record the learning curves (:class:`CurveSpec`): the training loss of every step and
+        the held-out loss and top-1 every ``record.eval_every`` steps, into ``curves.csv`` of
+        the model folder and ``FineTuneResult.curves``. None (the default): nothing recorded,
+        nothing changed. Recording changes no trained weight and no number of the result
+        (``seconds`` counts training only).
 
     Returns
     -------
     FineTuneResult
-        ``path`` (load with :func:`load_mlm`), ``before``/``after`` accuracies, sizes, time.
+        ``path`` (load with :func:`load_mlm`), ``before``/``after`` accuracies, sizes, time,
+        and ``curves`` where recorded (also when a cached model has them).
 
     Examples
     --------
@@ -1130,11 +1248,15 @@ def fine_tune_mlm(
     }
     out, key = _model_dir("finetuned", params)
     out = Path(output_dir).expanduser() if output_dir else out
-    record = out / FINETUNE_FILE
-    if record.is_file():
-        saved = json.loads(record.read_text())
-        if saved.get("key") == key:
-            return FineTuneResult(path=out, **saved["result"])
+    if record is not None and not isinstance(record, CurveSpec):
+        raise TypeError(f"record must be a CurveSpec or None, got {record!r}")
+    record_file = out / FINETUNE_FILE
+    if record_file.is_file():
+        saved = json.loads(record_file.read_text())
+        recorded = saved.get("curves") if (out / CURVES_FILE).is_file() else None
+        if saved.get("key") == key and (record is None or recorded == asdict(record)):
+            curves = pd.read_csv(out / CURVES_FILE) if recorded else None
+            return FineTuneResult(path=out, **saved["result"], curves=curves)
     tokenizer, model = load_mlm(base_name, device=torch_device)
     train = pack_blocks(tokenizer, train_texts, max_length=max_length)
     held_out = pack_blocks(tokenizer, held_texts, max_length=max_length)
@@ -1153,7 +1275,12 @@ def fine_tune_mlm(
         weight_decay=_FINE_TUNE_WEIGHT_DECAY,
     )
     batches = _epoch_batches(len(train), batch_size, epochs, random_state)
+    recorder = None
+    if record is not None:
+        recorder = _CurveRecorder(record, model, tokenizer, held_out, total)
+        recorder.evaluate(0)
     bar = progress(total=total, enabled=show_progress, desc="fine-tuning", unit="step")
+    evaluating = recorder.seconds if recorder else 0.0  # step 0's, before the clock starts
     started = time.perf_counter()
     _train_steps(
         model, tokenizer, optimiser, train, range(total),
@@ -1161,8 +1288,12 @@ def fine_tune_mlm(
         schedule=lambda step: _lr_factor(step, start=0, warmup=warmup, total=total),
         mlm_probability=BERT_MLM_PROBABILITY, random_state=random_state, bf16=bf16,
         device=torch_device, bar=bar, what="fine-tuning",
+        after_step=recorder.after_step if recorder else None,
+        on_loss=recorder.on_loss if recorder else None,
     )  # fmt: skip
     seconds = time.perf_counter() - started
+    if recorder is not None:  # training time only, as without recording
+        seconds -= recorder.seconds - evaluating
     bar.close()
     model.eval()
     for p in model.parameters():
@@ -1182,5 +1313,11 @@ def fine_tune_mlm(
         "seconds": round(seconds, 1),
         "params": params,
     }
-    record.write_text(json.dumps({"key": key, "result": result}, indent=1))
-    return FineTuneResult(path=out, **result)
+    saved = {"key": key, "result": result}
+    curves = None
+    if recorder is not None:
+        curves = recorder.frame()
+        curves.to_csv(out / CURVES_FILE, index=False)
+        saved["curves"] = asdict(record)
+    record_file.write_text(json.dumps(saved, indent=1))
+    return FineTuneResult(path=out, **result, curves=curves)
