@@ -6,11 +6,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from figure_checks import assert_legend_clear, assert_no_hidden_bars, assert_panel_texts_apart
 
 from nlpbias.data.reported import load_reported
 from nlpbias.studies.logan import features as feat
 from nlpbias.studies.logan import study as ex
-from nlpbias.studies.logan.feature_comparison import feature_comparison, paper_feature_summary
+from nlpbias.studies.logan.feature_comparison import (
+    feature_comparison,
+    feature_sentences,
+    paper_feature_summary,
+)
 from nlpbias.studies.logan.figures import feature_comparison_figure
 
 PAPER = load_reported("zhao2020logan")
@@ -237,6 +242,33 @@ def test_paper_columns_only_where_the_paper_has_the_row(compared: dict) -> None:
     assert "No row has a counterpart in the paper" in t.attrs["note"]
 
 
+def test_sentences_state_each_feature_sets_numbers_and_the_papers() -> None:
+    def t4(n_biased: int, gap: float, why: str = "") -> pd.DataFrame:
+        return pd.DataFrame({"lam": [0.0, 5.0], "n_eligible": [7, 7], "n_biased": [1, n_biased],
+                             "bcr_pct": [14.3, 100 * n_biased / 7], "bir_pct": [9.0, 30.0],
+                             "max_abs_gap_pts": [6.0, gap], "inertia_ratio": [1.0, 1.01],
+                             "degenerate": ["", why]}, index=["K-Means", "LOGAN"])  # fmt: skip
+
+    runs = {"fine-tuned": {"race": {"table4": t4(4, 27.25)}},
+            "pretrained": {"race": {"table4": t4(2, 100.0, "largest gap 100 points")}}}  # fmt: skip
+    table = feature_comparison(runs, PAPER)
+    assert list(table.index) == [("race", f, m) for f in ("fine-tuned", "pretrained")
+                                 for m in ("K-Means", "LOGAN")]  # fmt: skip
+    text = feature_sentences(table)
+    lines = text.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["- **race**, K-Means", "- **race**, LOGAN"]
+    assert "fine-tuned features 4 biased of 7 clusters, largest gap 27.2 points" in lines[1]
+    assert "pretrained features degenerate fit" in lines[1]
+    paper = paper_feature_summary(PAPER).loc[("race", "fine-tuned", "LOGAN")]
+    n, k, gap = int(paper["n_biased"]), int(paper["n_eligible"]), paper["max_abs_gap_pts"]
+    want = f"The paper: fine-tuned {n} biased of {k} clusters, largest gap {gap:.1f}"
+    assert want in lines[1]
+    no_paper = feature_sentences(feature_comparison(runs))
+    assert "The paper" not in no_paper
+    with pytest.raises(ValueError, match="feature_comparison's"):
+        feature_sentences(pd.DataFrame({"n_biased": [1]}))
+
+
 # --- the paper's Tables 8-11 -------------------------------------------------------------------
 
 
@@ -297,3 +329,7 @@ def test_figure_draws_the_tables_values(compared: dict) -> None:
     fine = [b.get_y() + b.get_height() / 2 for b in fig.axes[1].containers[0]]
     np.testing.assert_allclose(diamonds.get_offsets()[:, 1], fine)
     assert not fig.axes[0].collections  # no paper BCR in the table: no diamond
+    for ax in fig.axes[:2]:
+        assert_no_hidden_bars(ax)  # the feature sets' bars stand side by side
+    assert_legend_clear(fig)
+    assert_panel_texts_apart(fig)

@@ -35,6 +35,7 @@ from nlpbias.studies.logan.estimator import (
 )
 from nlpbias.studies.logan.feature_comparison import (
     feature_comparison,
+    feature_sentences,
     paper_feature_summary,
 )
 from nlpbias.studies.logan.features import (
@@ -109,6 +110,7 @@ __all__ = [
     "FEATURE_SETS",
     "feature_comparison",
     "feature_comparison_figure",
+    "feature_sentences",
     "fpr_gap_table",
     "group_accuracy_figure",
     "group_auc_figure",

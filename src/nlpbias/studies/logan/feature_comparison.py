@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["COMPARED", "feature_comparison", "paper_feature_summary"]
+__all__ = ["COMPARED", "feature_comparison", "feature_sentences", "paper_feature_summary"]
 
 #: Columns of a run's ``table4`` that :func:`feature_comparison` keeps, in its order.
 COMPARED = (
@@ -115,10 +115,11 @@ def feature_comparison(
     Returns
     -------
     pandas.DataFrame
-        Index (``attribute``, ``features``, ``method``) with ``method`` K-Means and LOGAN, the
-        feature sets in the order given; columns :data:`COMPARED` and ``degenerate`` (its reasons,
-        ``""`` if none: a degenerate fit's bias columns are NaN, as every summary of the chapter
-        leaves such fits out), then the paper's. ``attrs["note"]`` says which rows have no
+        Index (``attribute``, ``features``, ``method``) with ``method`` K-Means and LOGAN,
+        sorted by attribute (in the order first met), then feature set (in the order given);
+        columns :data:`COMPARED` and ``degenerate`` (its reasons, ``""`` if none: a degenerate
+        fit's bias columns are NaN, as every summary of the chapter leaves such fits out), then
+        the paper's. ``attrs["note"]`` says which rows have no
         counterpart in the paper and which fits are degenerate.
 
     Examples
@@ -160,7 +161,10 @@ def feature_comparison(
                     frame.loc[method, list(_BIAS)] = np.nan
                     degenerate.append(f"{attr}, {features}, {method} ({why})")
             parts[attr, features] = frame
-    out = pd.concat(parts, names=_INDEX)
+    attrs = list(dict.fromkeys(a for a, _ in parts))  # attribute, then feature set, as given
+    sets = list(runs_by_features)
+    order = sorted(parts, key=lambda k: (attrs.index(k[0]), sets.index(k[1])))
+    out = pd.concat({k: parts[k] for k in order}, names=_INDEX)
     note = []
     if paper is not None:
         theirs = paper_feature_summary(paper)
@@ -188,3 +192,52 @@ def feature_comparison(
         note.append(f"Degenerate fits (their numbers not shown): {'; '.join(degenerate)}.")
     out.attrs["note"] = " ".join(note)
     return out
+
+
+def _fit_words(row: pd.Series, prefix: str = "") -> str:
+    n_biased, n, gap = (
+        row.get(f"{prefix}{c}") for c in ("n_biased", "n_eligible", "max_abs_gap_pts")
+    )
+    if n_biased is None or not np.isfinite(float(n_biased)):
+        return "degenerate fit" if not prefix else "not reported"
+    return f"{int(n_biased)} biased of {int(n)} clusters, largest gap {float(gap):.1f} points"
+
+
+def feature_sentences(table: pd.DataFrame) -> str:
+    """One Markdown bullet per attribute and method: the biased clusters and largest gap on each
+    feature set, and the paper's where the table has them.
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`feature_comparison` (with or without the paper's columns).
+
+    Examples
+    --------
+    >>> idx = pd.MultiIndex.from_tuples(
+    ...     [("race", "fine-tuned", "LOGAN"), ("race", "pretrained", "LOGAN")],
+    ...     names=["attribute", "features", "method"])
+    >>> t = pd.DataFrame({"n_biased": [8.0, 6.0], "n_eligible": [9.0, 8.0],
+    ...                   "max_abs_gap_pts": [36.5, 21.5]}, index=idx)
+    >>> print(feature_sentences(t))
+    - **race**, LOGAN: fine-tuned features 8 biased of 9 clusters, largest gap 36.5 points; pretrained features 6 biased of 8 clusters, largest gap 21.5 points.
+    """  # noqa: E501
+    missing = [c for c in ("n_biased", "n_eligible", "max_abs_gap_pts") if c not in table]
+    if missing or list(table.index.names) != _INDEX:
+        raise ValueError(
+            f"table must be feature_comparison's (index {_INDEX}; columns n_biased, n_eligible, "
+            f"max_abs_gap_pts); missing {missing or 'its index'}"
+        )
+    has_paper = "paper_n_biased" in table.columns
+    lines = []
+    frame = table.reset_index()
+    for (attr, method), rows in frame.groupby(["attribute", "method"], sort=False):
+        ours = "; ".join(f"{r['features']} features {_fit_words(r)}" for _, r in rows.iterrows())
+        line = f"- **{attr}**, {method}: {ours}."
+        if has_paper and rows["paper_n_biased"].notna().any():
+            theirs = "; ".join(
+                f"{r['features']} {_fit_words(r, 'paper_')}" for _, r in rows.iterrows()
+            )
+            line += f" The paper: {theirs}."
+        lines.append(line)
+    return "\n".join(lines)
