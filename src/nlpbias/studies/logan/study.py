@@ -3,7 +3,9 @@
 1. :func:`load_logan_data` — features, labels, predictions and group labels of the evaluation rows:
    on real data a MiniLM-based classifier trained on Davidson tweets, the groups by dialect
    (TwitterAAE) and by gendered words; on ``demo``/``smoke`` the synthetic stand-in of
-   :mod:`nlpbias.studies.logan.synthetic` with one planted biased region.
+   :mod:`nlpbias.studies.logan.synthetic` with one planted biased region. Real rows carry the
+   feature sets asked for (``feature_sets``: the fine-tuned classifier's layer, the pretrained
+   encoder's, :mod:`nlpbias.studies.logan.features`); :meth:`LoganData.with_features` picks one.
 2. :func:`run_attribute` — for one attribute (two groups): λ selection, K-Means vs LOGAN (paper
    Tables 1 and 4), the permutation null of the largest cluster gap and random-split gaps.
 """
