@@ -103,7 +103,7 @@ def test_missing_logan_fits_give_no_number() -> None:
 def test_rows_from_the_chapters_own_steps_on_the_stand_in() -> None:
     data = study.load_logan_data(use_data_home=False, max_rows=None, max_train=None,
                                  classifier="frozen", classifier_params={}, n_synthetic=1200,
-                                 random_state=0)  # fmt: skip
+                                 random_state=0, feature_sets=["fine-tuned"])  # fmt: skip
     kw = dict(n_clusters=6, min_group_size=10, min_clusters=3, random_state=0,
               show_progress=False)  # fmt: skip
     runs = {"planted": study.run_attribute(data, "planted", lam_grid=(1, 10), n_permutations=5,

@@ -90,6 +90,10 @@ def test_setting_table_counts_the_runs_rows() -> None:
     text = prose.setting_table(real)
     assert "(4,957)" in text and "frozen MiniLM on 19,826 Davidson tweets" in text
     assert "97,320" in text  # the paper's test set
+    assert "pretrained BERT (main text)" in text and "Appendix A.4" in text  # which features
+    assert "its 2nd-to-last layer" in text  # no note on the feature sets: the classifier's layer
+    real.notes = {**note, "features": "'pretrained': the frozen MiniLM"}
+    assert "features: 'pretrained': the frozen MiniLM" in prose.setting_table(real)
     syn = SimpleNamespace(source="synthetic", y_true=np.zeros(4000), pairs={"planted": ("A", "B")},
                           notes={})  # fmt: skip
     assert "4,000 rows" in prose.setting_table(syn) and "4000.0" not in prose.setting_table(syn)

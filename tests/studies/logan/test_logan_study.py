@@ -13,7 +13,7 @@ from nlpbias.studies.logan import study as ex
 def run() -> dict:
     data = ex.load_logan_data(use_data_home=False, max_rows=None, max_train=None,
                               classifier="frozen", classifier_params={}, n_synthetic=3000,
-                              random_state=0)  # fmt: skip
+                              random_state=0, feature_sets=["fine-tuned"])  # fmt: skip
     return {"data": data, **ex.run_attribute(data, "planted", n_clusters=10,
                                              lam_grid=(1, 5, 10, 100), min_group_size=20,
                                              n_permutations=20, random_state=0,
@@ -47,8 +47,15 @@ def test_bad_requests(run: dict) -> None:
         run["data"].subset("race")
     with pytest.raises(ValueError, match="classifier must be"):
         ex.load_logan_data(use_data_home=False, max_rows=None, max_train=None, classifier="bert",
-                           classifier_params={}, n_synthetic=100, random_state=0)  # fmt: skip
-    knobs = {"classifier": "frozen", "classifier_params": {}, "n_synthetic": 100, "random_state": 0}
+                           classifier_params={}, n_synthetic=100, random_state=0,
+                           feature_sets=["fine-tuned"])  # fmt: skip
+    knobs = {
+        "classifier": "frozen",
+        "classifier_params": {},
+        "n_synthetic": 100,
+        "random_state": 0,
+        "feature_sets": ["fine-tuned"],
+    }
     with pytest.raises(ValueError, match="max_rows must be"):
         ex.load_logan_data(use_data_home=True, max_rows=0, max_train=None, **knobs)
     with pytest.raises(ValueError, match="max_train must be"):

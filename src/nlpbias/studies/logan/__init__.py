@@ -4,7 +4,9 @@ What the chapter's notebook calls; the modules of this package hold the method: 
 (:mod:`.estimator`, with :mod:`.group_metrics`, :mod:`.lloyd` and :mod:`.merging`), its summaries
 (:mod:`.summaries`), calibration (:mod:`.calibration`), the λ path and seed spread
 (:mod:`.robustness`), the clusters as the paper tabulates them and under other metrics
-(:mod:`.cluster_tables`), the gap on texts with one word (:mod:`.word_gap`), the MS-COCO numbers
+(:mod:`.cluster_tables`), the feature sets clustered, pretrained or fine-tuned
+(:mod:`.features`) and the fits on each side by side (:mod:`.feature_comparison`), the gap on
+texts with one word (:mod:`.word_gap`), the MS-COCO numbers
 as reported (:mod:`.mscoco`), topic words (:mod:`.topics`), figures (:mod:`.figures`), the headline
 rows for the scorecard (:mod:`.headlines`), the sentences and comparison tables that state
 the run's numbers (:mod:`.prose`), the MiniLM classifiers (:mod:`.frozen` and
@@ -31,9 +33,18 @@ from nlpbias.studies.logan.estimator import (
     LOGAN,
     METRICS,
 )
+from nlpbias.studies.logan.feature_comparison import (
+    feature_comparison,
+    feature_sentences,
+    paper_feature_summary,
+)
+from nlpbias.studies.logan.features import (
+    FEATURE_SETS,
+)
 from nlpbias.studies.logan.figures import (
     COLUMN_LABELS,
     biased_cluster_figure,
+    feature_comparison_figure,
     group_accuracy_figure,
     group_auc_figure,
     lambda_path_figure,
@@ -96,6 +107,10 @@ __all__ = [
     "cluster_tables",
     "COLUMN_LABELS",
     "compare_with_kmeans",
+    "FEATURE_SETS",
+    "feature_comparison",
+    "feature_comparison_figure",
+    "feature_sentences",
     "fpr_gap_table",
     "group_accuracy_figure",
     "group_auc_figure",
@@ -114,6 +129,7 @@ __all__ = [
     "mscoco_table",
     "null_sentences",
     "NullResult",
+    "paper_feature_summary",
     "paper_comparison",
     "random_split_gap",
     "rescore",

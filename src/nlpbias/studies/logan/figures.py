@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
 from nlpbias.plotting import (
@@ -27,6 +28,7 @@ from nlpbias.studies.logan.robustness import usable_fits
 __all__ = [
     "COLUMN_LABELS",
     "biased_cluster_figure",
+    "feature_comparison_figure",
     "group_accuracy_figure",
     "group_auc_figure",
     "groups_note",
@@ -318,4 +320,83 @@ def seed_spread_figure(spread: pd.DataFrame) -> Figure:
          Line2D([], [], color="black", linewidth=2)],
         ["one k-means++ seed", "median over seeds (bar under the dots)"],
     )  # fmt: skip
+    return fig
+
+
+_FEATURE_PANELS = {  # column of feature_comparison -> axis label
+    "bcr_pct": "BCR: biased clusters (%)",
+    "max_abs_gap_pts": "largest |gap| (points)",
+}
+
+
+def feature_comparison_figure(
+    table: pd.DataFrame,
+    *,
+    title: str = "Biased clusters and the largest gap on each feature set",
+) -> Figure:
+    """BCR and the largest gap per attribute and method, one bar per feature set (the hue).
+
+    Two panels (:data:`_FEATURE_PANELS`); in each, a row per (attribute, method) holds one bar
+    per feature set side by side, in the table's order of the sets. Where the table has the
+    paper's number (``paper_bcr_pct``, ``paper_max_abs_gap_pts``), a black diamond marks it on
+    the bar of the same feature set. A missing value (a degenerate fit) has no bar and reads
+    "n/a".
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`nlpbias.studies.logan.feature_comparison.feature_comparison`: index
+        (``attribute``, ``features``, ``method``), columns ``bcr_pct`` and ``max_abs_gap_pts``.
+
+    Examples
+    --------
+    >>> idx = pd.MultiIndex.from_tuples(
+    ...     [("x", "pretrained", "LOGAN"), ("x", "fine-tuned", "LOGAN")],
+    ...     names=["attribute", "features", "method"])
+    >>> t = pd.DataFrame({"bcr_pct": [50.0, 10.0], "max_abs_gap_pts": [20.0, 4.0]}, index=idx)
+    >>> fig = feature_comparison_figure(t)
+    >>> [[float(b.get_width()) for b in c] for c in fig.axes[0].containers]
+    [[50.0], [10.0]]
+    """
+    frame = table.reset_index()
+    require_columns(
+        frame, ["attribute", "features", "method", *_FEATURE_PANELS], "feature_comparison_figure"
+    )
+    rows = list(dict.fromkeys(zip(frame["attribute"], frame["method"], strict=True)))
+    sets = list(dict.fromkeys(frame["features"]))
+    width = 0.8 / len(sets)
+    fig, axes = new_figure(2, ncols=2, width=4.2, height=0.3 * len(rows) * max(len(sets), 2) + 1.6)
+    colours = dict(zip(sets, PALETTE * 3, strict=False))
+    paper_drawn = False
+    for ax, (col, label) in zip(axes, _FEATURE_PANELS.items(), strict=True):
+        for j, fs in enumerate(sets):
+            sub = frame[frame["features"] == fs].set_index(["attribute", "method"]).reindex(rows)
+            pos = np.arange(len(rows)) - 0.4 + width * (j + 0.5)
+            values = sub[col].to_numpy(float)
+            ax.barh(pos, np.nan_to_num(values, nan=0.0), height=width, color=colours[fs],
+                    label=fs)  # fmt: skip
+            for p, v in zip(pos, values, strict=True):
+                if not np.isfinite(v):
+                    ax.annotate("n/a", (0, p), xytext=(3, 0), textcoords="offset points",
+                                va="center", fontsize="x-small", color="0.3")  # fmt: skip
+            ref = f"paper_{col}"
+            if ref in sub.columns:
+                theirs = sub[ref].to_numpy(float)
+                keep = np.isfinite(theirs)
+                if keep.any():
+                    ax.scatter(theirs[keep], pos[keep], marker="D", s=22, color="black",
+                               zorder=3)  # fmt: skip
+                    paper_drawn = True
+        ax.set_yticks(range(len(rows)), [f"{a}: {m}" for a, m in rows])
+        ax.set_ylim(len(rows) - 0.5, -0.5)
+        ax.set(xlabel=label)
+        ax.set_xlim(left=0)
+    axes[1].tick_params(axis="y", labelleft=False)
+    handles: list[object] = [Patch(color=colours[fs]) for fs in sets]
+    labels = [f"{fs} features" for fs in sets]
+    if paper_drawn:
+        handles.append(Line2D([], [], marker="D", color="black", linestyle="", markersize=5))
+        labels.append("the paper (same features)")
+    legend_below(fig, handles, labels)
+    fig.suptitle(title)
     return fig

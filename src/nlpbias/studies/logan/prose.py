@@ -62,7 +62,8 @@ def setting_table(data: Any) -> str:
     data : LoganData
         The chapter's rows (:func:`nlpbias.studies.logan.study.load_logan_data`); the book's
         column says what this run used: the evaluation rows it counted, the classifier it
-        trained (``data.notes["classifier"]``) or the synthetic stand-in.
+        trained (``data.notes["classifier"]``) and the feature sets it clusters
+        (``data.notes["features"]``), or the synthetic stand-in.
 
     Examples
     --------
@@ -83,14 +84,15 @@ def setting_table(data: Any) -> str:
         rows = {
             "data": f"the held-out Davidson et al. tweets of this run ({n})",
             "model and features": (
-                f"{data.notes.get('classifier', 'MiniLM classifier')}; features: its "
-                "2nd-to-last layer, mean-pooled"
+                f"{data.notes.get('classifier', 'MiniLM classifier')}; features: "
+                + data.notes.get("features", "its 2nd-to-last layer, mean-pooled")
             ),
             "groups": "race by TwitterAAE dialect, gender by gendered words",
         }
     paper = {
         "data": "Jigsaw Unintended Bias test set (97,320 comments)",
-        "model and features": "BERT fine-tuned 2 epochs; 2nd-to-last layer",
+        "model and features": "BERT fine-tuned 2 epochs; features: 2nd-to-last layer of the "
+        "pretrained BERT (main text), of the fine-tuned one (Appendix A.4, Tables 10-11)",
         "groups": "identity columns ≥ 0.5 (and the other < 0.5)",
         "merging": "into the *farthest* centroid (code)",
         "beyond the paper": "—",

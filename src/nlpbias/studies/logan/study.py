@@ -3,14 +3,17 @@
 1. :func:`load_logan_data` — features, labels, predictions and group labels of the evaluation rows:
    on real data a MiniLM-based classifier trained on Davidson tweets, the groups by dialect
    (TwitterAAE) and by gendered words; on ``demo``/``smoke`` the synthetic stand-in of
-   :mod:`nlpbias.studies.logan.synthetic` with one planted biased region.
+   :mod:`nlpbias.studies.logan.synthetic` with one planted biased region. Real rows carry the
+   feature sets asked for (``feature_sets``: the fine-tuned classifier's layer, the pretrained
+   encoder's, :mod:`nlpbias.studies.logan.features`); :meth:`LoganData.with_features` picks one.
 2. :func:`run_attribute` — for one attribute (two groups): λ selection, K-Means vs LOGAN (paper
    Tables 1 and 4), the permutation null of the largest cluster gap and random-split gaps.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -22,6 +25,7 @@ from nlpbias.core.repro import rng as _rng
 from nlpbias.studies.logan.calibration import max_gap_null, random_split_gap
 from nlpbias.studies.logan.cluster_tables import largest_gap_table, table2
 from nlpbias.studies.logan.estimator import LOGAN
+from nlpbias.studies.logan.features import check_feature_sets, feature_sets_for
 from nlpbias.studies.logan.group_metrics import check_metric
 from nlpbias.studies.logan.lloyd import RULES
 from nlpbias.studies.logan.robustness import best_lams, lambda_path, seed_spread, spread_summary
@@ -39,6 +43,9 @@ __all__ = [
 #: The clusterings :func:`topic_word_table` can read.
 METHODS_READ = ("K-Means", "LOGAN")
 
+#: Name of the synthetic stand-in's one feature set.
+SYNTHETIC_FEATURES = "synthetic"
+
 #: The two groups compared for each attribute on real data (first = A1 in the gap A1 − A2).
 ATTRIBUTES = {
     "race": ("white-aligned", "AA-aligned"),
@@ -48,7 +55,14 @@ ATTRIBUTES = {
 
 @dataclass
 class LoganData:
-    """Evaluation rows of the study: features, labels, predictions, and group labels."""
+    """Evaluation rows of the study: features, labels, predictions, and group labels.
+
+    ``features`` holds every feature set of the same rows (name → array, e.g. ``"fine-tuned"``
+    and ``"pretrained"``: :mod:`nlpbias.studies.logan.features`); ``X`` is the one named
+    ``feature_set``, the set every function clusters. :meth:`with_features` gives the same rows,
+    labels and predictions with another set as ``X``. Built without ``features``, the data has
+    one set, ``X`` itself, named ``feature_set`` (default ``"given"``).
+    """
 
     X: np.ndarray
     y_true: np.ndarray
@@ -60,6 +74,53 @@ class LoganData:
     texts: list[str] | None = None
     truth: Any = None
     notes: dict[str, str] = field(default_factory=dict)
+    features: dict[str, np.ndarray] = field(default_factory=dict)
+    feature_set: str = "given"
+
+    def __post_init__(self) -> None:
+        if not self.features:
+            self.features = {self.feature_set: self.X}
+        if self.feature_set not in self.features:
+            raise ValueError(
+                f"feature_set {self.feature_set!r} is not one of the features "
+                f"{list(self.features)}; name the set that X is"
+            )
+        if self.features[self.feature_set] is not self.X:
+            raise ValueError(
+                f"X is not features[{self.feature_set!r}]; pass X=features[feature_set] "
+                "(or use with_features to switch sets)"
+            )
+        n = len(self.y_true)
+        bad = {k: len(v) for k, v in self.features.items() if len(v) != n}
+        if bad:
+            raise ValueError(f"feature sets {bad} (rows) do not match the {n} labels")
+
+    def with_features(self, name: str) -> LoganData:
+        """The same rows, labels, predictions and groups, with ``features[name]`` as ``X``.
+
+        Examples
+        --------
+        >>> d = LoganData(X=np.zeros((2, 1)), y_true=np.zeros(2), y_pred=np.zeros(2),
+        ...               y_score=np.zeros(2), groups={}, pairs={}, source="test")
+        >>> d.with_features("given").X is d.X
+        True
+        >>> d.with_features("pretrained")
+        Traceback (most recent call last):
+        ...
+        KeyError: "no feature set 'pretrained' in this data (test); it has ['given']"
+        """
+        if name not in self.features:
+            hint = (
+                " (the synthetic stand-in has one feature set; the pretrained and fine-tuned "
+                "sets come from real data: use_data_home=True)"
+                if self.source == "synthetic"
+                else ""
+            )
+            raise KeyError(
+                f"no feature set {name!r} in this data ({self.source}); it has "
+                f"{list(self.features)}{hint}"
+            )
+        return replace(self, X=self.features[name], feature_set=name)
 
     def subset(self, attribute: str) -> dict[str, Any]:
         """Rows whose ``attribute`` group is one of its two compared values."""
@@ -126,6 +187,7 @@ def load_logan_data(
     classifier_params: dict[str, Any] | None,
     n_synthetic: int,
     random_state: int | None,
+    feature_sets: Sequence[str],
     test_fraction: float = 0.2,
 ) -> LoganData:
     """The study's evaluation rows (see the module docstring).
@@ -133,8 +195,18 @@ def load_logan_data(
     ``max_rows`` (real data only): at most this many Davidson tweets, drawn at random before the
     train/test split (``None``: all of them); ``max_train``: at most this many of them train the
     classifier (``None``: the whole training split).
+
+    ``feature_sets`` (real data): the feature sets of the rows, names of
+    :data:`nlpbias.studies.logan.features.FEATURE_SETS` (``"fine-tuned"``: the classifier's own
+    encoder; ``"pretrained"``: the frozen MiniLM, the paper's main-text features); the first is
+    ``X``, the others are in ``features`` (:meth:`LoganData.with_features`). The predictions
+    are the trained classifier's whatever the set; ``notes["features"]`` says which is which.
+    The synthetic stand-in has one set, :data:`SYNTHETIC_FEATURES` (the names are checked, then
+    not used). The classifier's run is cached (its key does not involve ``feature_sets``); the
+    pretrained features are cached by :func:`~nlpbias.studies.logan.frozen.encoder_features`.
     """
     check_choice(classifier, "classifier", ("frozen", "finetune"))
+    names = check_feature_sets(feature_sets)
     for value, name in ((max_rows, "max_rows"), (max_train, "max_train")):
         if value is not None:
             check_int(value, name, minimum=20)
@@ -152,7 +224,12 @@ def load_logan_data(
             pairs={"planted": ("A", "B")},
             source="synthetic",
             truth=d,
-            notes={"stand-in": "synthetic features with one planted biased region"},
+            notes={
+                "stand-in": "synthetic features with one planted biased region",
+                "features": f"one feature set, {SYNTHETIC_FEATURES!r} (feature_sets "
+                f"{list(names)} apply to real data)",
+            },
+            feature_set=SYNTHETIC_FEATURES,
         )
     from nlpbias.data.groups import gender_groups
     from nlpbias.data.splits import stratified_split
@@ -176,8 +253,12 @@ def load_logan_data(
     )
     y_true = test["toxic"].to_numpy(int)
     posterior = load_dialect_model().posterior(texts)
+    features, features_note = feature_sets_for(
+        texts, out["X"], classifier=classifier, classifier_params=dict(classifier_params or {}),
+        feature_sets=names,
+    )  # fmt: skip
     return LoganData(
-        X=out["X"],
+        X=features[names[0]],
         y_true=y_true,
         y_pred=(out["score"] >= 0.5).astype(int),
         y_score=out["score"],
@@ -188,7 +269,12 @@ def load_logan_data(
         pairs=dict(ATTRIBUTES),
         source="real",
         texts=texts,
-        notes={"classifier": f"{classifier} MiniLM on {len(train):,} Davidson tweets"},
+        notes={
+            "classifier": f"{classifier} MiniLM on {len(train):,} Davidson tweets",
+            "features": features_note,
+        },
+        features=features,
+        feature_set=names[0],
     )
 
 
