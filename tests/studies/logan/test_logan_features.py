@@ -15,6 +15,7 @@ from nlpbias.studies.logan.feature_comparison import (
     feature_comparison,
     feature_sentences,
     paper_feature_summary,
+    runs_by_features,
 )
 from nlpbias.studies.logan.figures import feature_comparison_figure
 
@@ -333,3 +334,25 @@ def test_figure_draws_the_tables_values(compared: dict) -> None:
         assert_no_hidden_bars(ax)  # the feature sets' bars stand side by side
     assert_legend_clear(fig)
     assert_panel_texts_apart(fig)
+
+
+def test_runs_by_features_reuses_the_chapters_runs_and_refits_the_rest(compared: dict) -> None:
+    data = compared["data"]
+    mine = {"g": _run(data)}
+    kwargs = {"n_clusters": 6, "lam_grid": (1, 10, 100), "min_group_size": 20,
+              "n_permutations": 5, "random_state": 0, "show_progress": False}  # fmt: skip
+    got = runs_by_features(data, mine, **kwargs)
+    assert list(got) == ["fine-tuned", "pretrained"]
+    assert got["fine-tuned"]["g"] is mine["g"]  # the chapter's run, not refitted
+    pd.testing.assert_frame_equal(
+        got["pretrained"]["g"]["table4"], compared["runs"]["pretrained"]["g"]["table4"]
+    )
+    same = ex.LoganData(**{**_fields(data), "features": {"a": data.X, "b": data.X},
+                           "feature_set": "a"})  # fmt: skip
+    twice = runs_by_features(same, mine, **kwargs)
+    assert twice["a"]["g"] is mine["g"] and twice["b"]["g"] is mine["g"]  # one array: no refit
+
+
+def _fields(data: ex.LoganData) -> dict:
+    return {"X": data.X, "y_true": data.y_true, "y_pred": data.y_pred, "y_score": data.y_score,
+            "groups": data.groups, "pairs": data.pairs, "source": data.source}  # fmt: skip

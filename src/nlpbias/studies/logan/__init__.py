@@ -37,6 +37,7 @@ from nlpbias.studies.logan.feature_comparison import (
     feature_comparison,
     feature_sentences,
     paper_feature_summary,
+    runs_by_features,
 )
 from nlpbias.studies.logan.features import (
     FEATURE_SETS,
@@ -130,6 +131,7 @@ __all__ = [
     "null_sentences",
     "NullResult",
     "paper_feature_summary",
+    "runs_by_features",
     "paper_comparison",
     "random_split_gap",
     "rescore",

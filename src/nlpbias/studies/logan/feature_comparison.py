@@ -17,7 +17,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["COMPARED", "feature_comparison", "feature_sentences", "paper_feature_summary"]
+__all__ = [
+    "COMPARED",
+    "feature_comparison",
+    "feature_sentences",
+    "paper_feature_summary",
+    "runs_by_features",
+]
 
 #: Columns of a run's ``table4`` that :func:`feature_comparison` keeps, in its order.
 COMPARED = (
@@ -241,3 +247,26 @@ def feature_sentences(table: pd.DataFrame) -> str:
             line += f" The paper: {theirs}."
         lines.append(line)
     return "\n".join(lines)
+
+
+def runs_by_features(
+    data: Any, runs: Mapping[str, Any], **run_kwargs: Any
+) -> dict[str, dict[str, Any]]:
+    """The chapter's runs on every feature set of ``data``, for :func:`feature_comparison`.
+
+    ``runs`` (the chapter's :func:`~nlpbias.studies.logan.study.run_attribute` results on
+    ``data.X``) serve ``data.feature_set`` and every set that is the same array (the frozen
+    classifier's); every other set is refitted, attribute by attribute, with ``run_kwargs``
+    (the chapter's ``n_clusters``, ``lam_grid``, ``min_group_size``, ``n_permutations``,
+    ``random_state``).
+    """
+    from nlpbias.studies.logan.study import run_attribute
+
+    out: dict[str, dict[str, Any]] = {}
+    for name, features in data.features.items():
+        if features is data.X:
+            out[name] = dict(runs)
+            continue
+        other = data.with_features(name)
+        out[name] = {attr: run_attribute(other, attr, **run_kwargs) for attr in data.groups}
+    return out
