@@ -39,7 +39,8 @@ def design_comparison(corrs: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Columns ``family``, ``algorithm``, ``design``, then the median ρ and the share of
-        significant cells of WEAT and RNSB with the aligned (extracted) and the generic sets;
+        significant cells of WEAT and RNSB with the aligned (extracted) and the generic sets
+        (ρ rounded to 9 decimals: floating-point residue of exact ties reads as 0);
         rows grouped by family and algorithm, designs in the given order.
 
     Examples
@@ -59,6 +60,8 @@ def design_comparison(corrs: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
         summary.insert(2, "design", design)
         parts.append(summary)
     out = pd.concat(parts, ignore_index=True)
+    rhos = [c for c in out.columns if c.endswith("_rho")]
+    out[rhos] = out[rhos].round(9)  # a median of exact ties can come out as ±3e-17
     order = {d: i for i, d in enumerate(corrs)}
     out["_order"] = out["design"].map(order)
     keys = out[["family", "algorithm"]].drop_duplicates().reset_index(drop=True)
@@ -162,9 +165,12 @@ def design_text(difference: pd.DataFrame) -> str:
     ...     "settings": 25, "expanded": 0.5, "unexpanded": 0.9, "built_in": 0.4, "low": 0.2,
     ...     "high": 0.6, "skipped": ""}])
     >>> text = design_text(d)
-    >>> "0.90 when the modified words are the measured ones, 0.50 when they are expanded" in text
+    >>> "median ρ **falls** from 0.90 to 0.50 with expansion" in text
     True
     >>> "0.40 [0.20, 0.60] is the part of the correlation the unexpanded design built in" in text
+    True
+    >>> "ρ **rises** from 0.50 to 0.90" in design_text(d.assign(unexpanded=0.5, expanded=0.9,
+    ...                                                      built_in=-0.4, low=-0.6, high=0.1))
     True
     """
     from nlpbias.studies.intrinsic_extrinsic.figures import FAMILY_LABELS
@@ -180,10 +186,21 @@ def design_text(difference: pd.DataFrame) -> str:
         elif r.high < 0:
             means = "says expansion *raised* the correlation: nothing was built in"
         else:
-            means = "includes 0: expansion did not change the correlation detectably"
+            means = (
+                f"includes 0: with {r.settings} settings the bootstrap cannot tell this change "
+                "from the noise of the grid"
+            )
+        moved = round(float(r.built_in), 2)
+        plain = (
+            f"ρ **falls** from {r.unexpanded:.2f} to {r.expanded:.2f} with expansion"
+            if moved > 0
+            else f"ρ **rises** from {r.unexpanded:.2f} to {r.expanded:.2f} with expansion"
+            if moved < 0
+            else f"ρ stays at {r.expanded:.2f} with expansion"
+        )
         lines.append(
-            head + f"median ρ {r.unexpanded:.2f} when the modified words are the measured ones, "
-            f"{r.expanded:.2f} when they are expanded ({r.settings} paired settings); the "
-            f"difference {r.built_in:.2f} [{r.low:.2f}, {r.high:.2f}] {means}."
+            head + f"median {plain} (unexpanded: the modified words are the measured ones; "
+            f"{r.settings} paired settings); the difference {r.built_in:.2f} "
+            f"[{r.low:.2f}, {r.high:.2f}] {means}."
         )
     return "\n".join(lines)
