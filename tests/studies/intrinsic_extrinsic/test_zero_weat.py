@@ -112,3 +112,17 @@ def test_text_states_the_interval_against_zero_and_quotes_the_paper_on_its_famil
 def test_doctests() -> None:
     failed, attempted = doctest.testmod(zero_weat, optionflags=doctest.NORMALIZE_WHITESPACE)[:2]
     assert attempted and not failed
+
+
+def test_resamples_without_a_line_are_counted_not_warned(caplog) -> None:
+    """Four embeddings: some resamples hold one WEAT value only (no line); they are dropped,
+    counted in the table and named in the text, and nothing reaches the log."""
+    scores = _planted(0.1, 0.05, noise=0.01, n=5).query("modset != 'weat'")
+    with caplog.at_level("WARNING"):
+        row = gap_at_zero(scores, [PANEL], n_resamples=2000, random_state=0).iloc[0]
+    assert row["dropped"] > 0 and not caplog.records
+    assert f"{int(row['dropped'])} resamples whose embeddings share one WEAT value" in (
+        gap_at_zero_text(pd.DataFrame([row]))
+    )
+    assert gap_at_zero(_planted(0.1, 0.05, noise=0.01), [PANEL], n_resamples=200,
+                       random_state=0).iloc[0]["dropped"] == 0  # fmt: skip

@@ -69,6 +69,10 @@ def test_word_gap_table_reads_every_attribute() -> None:
         "none of the 12 texts containing 'racist' is in group 'D'"
     )
     assert np.isnan(t.loc["none", "gap_pts"]) and t.loc["none", "word"] == "racist"
+    # no attribute with a gap: the columns are still there, all NaN (a reader's filter works)
+    nothing = word_gap_table(data, word="wonderful")
+    assert nothing["gap_pts"].isna().all() and nothing["n_a1"].isna().all()
+    assert nothing["note"].str.len().gt(0).all()
     data.texts = None
     with pytest.raises(ValueError, match="no texts"):
         word_gap_table(data, word="racist")

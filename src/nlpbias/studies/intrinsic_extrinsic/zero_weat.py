@@ -13,6 +13,8 @@ over embeddings, and, without any line, the gap of the embedding whose WEAT is c
 
 from __future__ import annotations
 
+import logging
+
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,8 +31,22 @@ MIN_POINTS = 3
 
 _COLUMNS = [
     "family", "algorithm", "x", "y", "n", "slope", "gap_at_zero", "low", "high",
-    "nearest_x", "nearest_gap", "nearest_method", "skipped",
+    "nearest_x", "nearest_gap", "nearest_method", "dropped", "skipped",
 ]  # fmt: skip
+
+
+class _DroppedReplicates(logging.Handler):
+    """Collects :func:`nlpbias.metrics.stats.bootstrap_ci`'s count of dropped replicates (a
+    resample whose points share one x has no least-squares line), so the table reports it
+    instead of a warning on the notebook's stderr."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.dropped = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.msg.startswith("bootstrap: dropped") and record.args:
+            self.dropped += int(record.args[0])
 
 
 def _intercepts(xy: np.ndarray) -> np.ndarray:
@@ -77,8 +93,9 @@ def gap_at_zero(
         values), ``slope``, ``gap_at_zero`` (the fitted gap at WEAT = 0, the intercept),
         ``low``, ``high`` (its percentile bootstrap interval), ``nearest_x``, ``nearest_gap``,
         ``nearest_method`` (the embedding with the smallest ``|x|``: its WEAT, its observed gap
-        and how it was made; the first in the frame's order on a tie) and ``skipped`` (why no
-        line was fitted, else ""). A panel with fewer than :data:`MIN_POINTS` embeddings, or
+        and how it was made; the first in the frame's order on a tie), ``dropped`` (bootstrap
+        resamples left out because their points share one WEAT value: no line) and ``skipped``
+        (why no line was fitted, else ""). A panel with fewer than :data:`MIN_POINTS` embeddings, or
         whose x or y was measured on none, or whose WEAT is the same on every embedding, is
         kept with NaN numbers and its reason: the chapter runs on small profiles too.
 
@@ -135,15 +152,24 @@ def gap_at_zero(
             rows.append(row)
             continue
         slope, intercept = np.polyfit(xy[:, 0], xy[:, 1], deg=1)
-        low, high = bootstrap_ci(
-            (xy,),
-            _intercepts,
-            n_resamples=n_resamples,
-            confidence_level=confidence_level,
-            random_state=random_state,
-            vectorized=True,
-        )
-        row.update(slope=float(slope), gap_at_zero=float(intercept), low=low, high=high)
+        stats_log = logging.getLogger("nlpbias.metrics.stats")
+        counter, propagate = _DroppedReplicates(), stats_log.propagate
+        stats_log.addHandler(counter)
+        stats_log.propagate = False
+        try:
+            low, high = bootstrap_ci(
+                (xy,),
+                _intercepts,
+                n_resamples=n_resamples,
+                confidence_level=confidence_level,
+                random_state=random_state,
+                vectorized=True,
+            )
+        finally:
+            stats_log.removeHandler(counter)
+            stats_log.propagate = propagate
+        row.update(slope=float(slope), gap_at_zero=float(intercept), low=low, high=high,
+                   dropped=counter.dropped)  # fmt: skip
         rows.append(row)
     out = pd.DataFrame(rows, columns=_COLUMNS)
     out["n"] = out["n"].astype(int)
@@ -155,6 +181,13 @@ def _paper() -> dict[str, Any]:
     from nlpbias.data.reported import load_reported
 
     return load_reported("kato2024")["gap_at_zero"]
+
+
+def _dropped(row: Any) -> str:
+    n = getattr(row, "dropped", 0)
+    if not n or n != n:  # none, or NaN for a skipped panel
+        return ""
+    return f", {int(n)} resamples whose embeddings share one WEAT value left out"
 
 
 def gap_at_zero_text(table: pd.DataFrame, *, digits: int = 2) -> str:
@@ -207,7 +240,7 @@ def gap_at_zero_text(table: pd.DataFrame, *, digits: int = 2) -> str:
         lines.append(
             f"{head}fitted {gap} at WEAT = 0: {f(row.gap_at_zero)} [{f(row.low)}, {f(row.high)}] "
             f"(least squares over {row.n} embeddings; {level * 100:g} % percentile bootstrap "
-            f"interval over embeddings), {verdict}. The embedding closest to WEAT = 0 "
+            f"interval over embeddings{_dropped(row)}), {verdict}. The embedding closest to WEAT = 0 "
             f"(d = {f(row.nearest_x)}, {row.nearest_method}) has a gap of {f(row.nearest_gap)}."
             + paper_part
         )

@@ -104,6 +104,10 @@ def word_gap(
     }
 
 
+#: The numbers :func:`word_gap` returns (columns of :func:`word_gap_table`).
+_GAP_KEYS = ("n_texts", "n_a1", "n_a2", "acc_a1", "acc_a2", "gap_pts", "abs_gap_pts")
+
+
 def word_gap_table(data: Any, *, word: str) -> pd.DataFrame:
     """:func:`word_gap` for every attribute of the chapter's data, beside its global gap.
 
@@ -138,5 +142,8 @@ def word_gap_table(data: Any, *, word: str) -> pd.DataFrame:
             row["note"] = str(err)
         rows[attr] = row
     out = pd.DataFrame.from_dict(rows, orient="index")
+    for column in _GAP_KEYS:  # NaN where no attribute gave a gap, never a missing column
+        if column not in out:
+            out[column] = np.nan
     out.index.name = "attribute"
     return out
