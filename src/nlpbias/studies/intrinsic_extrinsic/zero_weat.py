@@ -14,7 +14,6 @@ over embeddings, and, without any line, the gap of the embedding whose WEAT is c
 from __future__ import annotations
 
 import logging
-
 from collections.abc import Sequence
 from typing import Any
 
