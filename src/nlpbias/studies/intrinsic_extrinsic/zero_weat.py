@@ -240,7 +240,7 @@ def gap_at_zero_text(table: pd.DataFrame, *, digits: int = 2) -> str:
             f"{head}fitted {gap} at WEAT = 0: {f(row.gap_at_zero)} [{f(row.low)}, {f(row.high)}] "
             f"(least squares over {row.n} embeddings; {level * 100:g} % percentile bootstrap "
             f"interval over embeddings{_dropped(row)}), {verdict}. The embedding closest to "
-            f"WEAT = 0 (d = {f(row.nearest_x)}, {row.nearest_method}) has a gap of {f(row.nearest_gap)}."
-            + paper_part
+            f"WEAT = 0 (d = {f(row.nearest_x)}, {row.nearest_method}) has a gap of "
+            f"{f(row.nearest_gap)}." + paper_part
         )
     return "\n".join(lines)
