@@ -27,6 +27,7 @@ __all__ = [
     "RHO_LABELS",
     "hsd_groups_figure",
     "intrinsic_extrinsic_figure",
+    "panel_pairs",
     "panel_points",
     "rho_vs_paper_figure",
     "score_label",
@@ -122,6 +123,32 @@ def panel_points(scores: pd.DataFrame, panel: dict[str, Any]) -> pd.DataFrame:
         (scores["family"] == panel["family"]) & (scores["algorithm"] == panel["algorithm"])
     ]
     return block[(block["method"] == "original") | (block["modset"] == panel["modset"])]
+
+
+def panel_pairs(
+    points: pd.DataFrame, panel: dict[str, Any], x: str, y: str
+) -> tuple[dict[str, Any], pd.DataFrame | None]:
+    """The start of a per-panel result row and the embeddings of ``points`` with both ``x`` and
+    ``y``; ``None`` (the row saying why) when either was measured on no embedding.
+
+    Examples
+    --------
+    >>> pts = pd.DataFrame({"x": [1.0, np.nan, 3.0], "y": [0.1, 0.2, np.nan], "z": np.nan})
+    >>> row, both = panel_pairs(pts, dict(family="f", algorithm="a"), "x", "y")
+    >>> row["n"], both.index.tolist()
+    (1, [0])
+    >>> panel_pairs(pts, dict(family="f", algorithm="a"), "z", "y")[0]["skipped"]
+    'z measured on no embedding of this panel'
+    """
+    row: dict[str, Any] = {"family": panel["family"], "algorithm": panel["algorithm"],
+                           "x": x, "y": y, "n": 0, "skipped": ""}  # fmt: skip
+    absent = [c for c in (x, y) if c not in points or points[c].isna().all()]
+    if absent:
+        row["skipped"] = f"{' and '.join(absent)} measured on no embedding of this panel"
+        return row, None
+    both = points.dropna(subset=[x, y])
+    row["n"] = len(both)
+    return row, both
 
 
 def intrinsic_extrinsic_figure(

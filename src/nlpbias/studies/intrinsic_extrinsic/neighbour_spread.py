@@ -31,7 +31,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nlpbias.studies.intrinsic_extrinsic.figures import FAMILY_LABELS, panel_points, score_label
+from nlpbias.studies.intrinsic_extrinsic.figures import (
+    FAMILY_LABELS,
+    panel_pairs,
+    panel_points,
+    score_label,
+)
 
 __all__ = ["spread_at_similar", "spread_text"]
 
@@ -100,15 +105,10 @@ def spread_at_similar(scores: pd.DataFrame, panels: Sequence[dict[str, Any]]) ->
         points = panel_points(scores, panel)
         y = panel["y"]
         for x in (panel["x"], *panel.get("beside", ())):
-            row: dict[str, Any] = {"family": panel["family"], "algorithm": panel["algorithm"],
-                                   "x": x, "y": y, "n": 0, "skipped": ""}  # fmt: skip
-            absent = [c for c in (x, y) if c not in points or points[c].isna().all()]
-            if absent:
-                row["skipped"] = f"{' and '.join(absent)} measured on no embedding of this panel"
+            row, both = panel_pairs(points, panel, x, y)
+            if both is None:
                 rows.append(row)
                 continue
-            both = points.dropna(subset=[x, y])
-            row["n"] = len(both)
             yv = both[y].to_numpy(float)
             if len(both) < MIN_POINTS:
                 row["skipped"] = (

@@ -21,7 +21,12 @@ import numpy as np
 import pandas as pd
 
 from nlpbias.core.checks import check_int
-from nlpbias.studies.intrinsic_extrinsic.figures import FAMILY_LABELS, METHOD_LABELS, panel_points
+from nlpbias.studies.intrinsic_extrinsic.figures import (
+    FAMILY_LABELS,
+    METHOD_LABELS,
+    panel_pairs,
+    panel_points,
+)
 
 __all__ = ["gap_at_zero", "gap_at_zero_text"]
 
@@ -124,16 +129,11 @@ def gap_at_zero(
     for panel in panels:
         points = panel_points(scores, panel)
         x, y = panel["x"], panel["y"]
-        row: dict[str, Any] = {"family": panel["family"], "algorithm": panel["algorithm"],
-                               "x": x, "y": y, "n": 0, "skipped": ""}  # fmt: skip
-        absent = [c for c in (x, y) if c not in points or points[c].isna().all()]
-        if absent:
-            row["skipped"] = f"{' and '.join(absent)} measured on no embedding of this panel"
+        row, both = panel_pairs(points, panel, x, y)
+        if both is None:
             rows.append(row)
             continue
-        both = points.dropna(subset=[x, y])
         xy = both[[x, y]].to_numpy(float)
-        row["n"] = len(both)
         nearest = both.iloc[int(np.argmin(np.abs(xy[:, 0])))]
         row.update(
             nearest_x=float(nearest[x]),
