@@ -5,7 +5,8 @@ papermill puts every parameter of a run on one line of a new cell (tagged
 cell like any other. A dict or list of several settings (``standin = {"steps": 150, ...}``) makes
 a line longer than the column holds, and ``make check-site`` fails the page. With
 :func:`use_book_translator`, a parameter whose line would be longer than :data:`WIDTH` is
-written one item a line, as ruff formats the notebooks; the values are the same.
+written one item a line (and an item too long for its line the same way, one level deeper), as
+ruff formats the notebooks; the values are the same.
 
 Examples
 --------
@@ -21,6 +22,18 @@ standin = {
     "head_steps": 75,
     "batch_size": 16,
     "warmup_steps": 15,
+}
+>>> print(BookTranslator.codify({"ablation": {"person": "Trump", "rows": {
+...     "as the chapter": {}, "twice the steps": {"max_steps": 60},
+...     "learning rate x 4": {"learning_rate": 2e-4}}}}), end="")
+# Parameters
+ablation = {
+    "person": "Trump",
+    "rows": {
+        "as the chapter": {},
+        "twice the steps": {"max_steps": 60},
+        "learning rate x 4": {"learning_rate": 0.0002},
+    },
 }
 """
 
@@ -44,19 +57,27 @@ class BookTranslator(PythonTranslator):
     @classmethod
     def codify(cls, parameters: Mapping[str, Any], comment: str = "Parameters") -> str:
         lines = [cls.comment(comment)]
-        for name, value in parameters.items():
-            line = cls.assign(name, cls.translate(value))
-            if len(line) > WIDTH and isinstance(value, dict | list) and value:
-                if isinstance(value, dict):
-                    pairs = value.items()
-                    items = [f"{cls.translate_str(k)}: {cls.translate(v)}" for k, v in pairs]
-                    first, last = "{", "}"
-                else:
-                    items = [cls.translate(v) for v in value]
-                    first, last = "[", "]"
-                line = f"{name} = {first}\n" + "".join(f"    {i},\n" for i in items) + last
-            lines.append(line)
+        lines += [cls._written(f"{name} = ", value, "") for name, value in parameters.items()]
         return "\n".join(lines) + "\n"
+
+    @classmethod
+    def _written(cls, head: str, value: Any, indent: str, tail: str = "") -> str:
+        """``head`` and ``value`` on one line if it fits :data:`WIDTH`; else a dict or list one
+        item a line (an item that is itself too long, the same way one level deeper)."""
+        line = f"{indent}{head}{cls.translate(value)}{tail}"
+        if len(line) <= WIDTH or not isinstance(value, dict | list) or not value:
+            return line
+        inner = indent + "    "
+        if isinstance(value, dict):
+            items = [cls._written(f"{cls.translate_str(k)}: ", v, inner, ",")
+                     for k, v in value.items()]  # fmt: skip
+            first, last = "{", "}"
+        else:
+            items = [cls._written("", v, inner, ",") for v in value]
+            first, last = "[", "]"
+        return (
+            f"{indent}{head}{first}\n" + "".join(f"{i}\n" for i in items) + f"{indent}{last}{tail}"
+        )
 
 
 def use_book_translator(kernel_name: str) -> None:

@@ -30,10 +30,14 @@ from nlpbias.core.progress import progress as progress_bar
 from nlpbias.core.repro import machine
 
 __all__ = [
+    "HEAD_LAYERS_KEY",
     "MINILM_ALIASES",
+    "ResidualDense",
+    "add_head_layers",
     "MINILM_NAME",
     "encode",
     "from_pretrained",
+    "head_parameters",
     "load_encoder",
     "load_mlm",
     "mean_pool",
@@ -300,6 +304,92 @@ def load_encoder(
     return tokenizer, model
 
 
+#: The config field that records :func:`add_head_layers` (``config.json`` of a saved model).
+HEAD_LAYERS_KEY = "nlpbias_extra_head_layers"
+
+
+class ResidualDense(torch.nn.Module):
+    """``x + gelu(W x + b)`` with ``W`` and ``b`` starting at zero: an extra dense layer that
+    begins as the identity, so adding it does not change the model until it is trained."""
+
+    def __init__(self, hidden_size: int) -> None:
+        super().__init__()
+        self.dense = torch.nn.Linear(hidden_size, hidden_size)
+        torch.nn.init.zeros_(self.dense.weight)
+        torch.nn.init.zeros_(self.dense.bias)
+        self.act = torch.nn.GELU()
+
+    def forward(self, hidden: torch.Tensor) -> torch.Tensor:
+        return hidden + self.act(self.dense(hidden))
+
+
+def _bert_head(model: Any) -> Any:
+    predictions = getattr(getattr(model, "cls", None), "predictions", None)
+    if predictions is None or not hasattr(predictions, "transform"):
+        raise ValueError(
+            f"{type(model).__name__} has no BERT masked-LM head (cls.predictions.transform); "
+            "extra head layers and head-only training need a BERT masked LM such as the stand-in "
+            "or 'bert-base-uncased'"
+        )
+    return predictions
+
+
+def add_head_layers(model: Any, n: int) -> list[torch.nn.Parameter]:
+    """Put ``n`` :class:`ResidualDense` layers before the masked-LM head's dense transform.
+
+    Seed 003 "tested adding additional dense layers" to the head; here they start as the
+    identity, so the model's predictions are unchanged until training moves them. The number is
+    written into ``model.config`` (:data:`HEAD_LAYERS_KEY`) so that :func:`load_mlm` rebuilds
+    the layers when it reads the saved folder. BERT masked LMs only.
+
+    Returns
+    -------
+    list of torch.nn.Parameter
+        The new layers' parameters.
+    """
+    check_int(n, "n", minimum=0)
+    predictions = _bert_head(model)
+    if n == 0:
+        return []
+    if getattr(model.config, HEAD_LAYERS_KEY, 0):
+        raise ValueError("the model has extra head layers already; add them to a plain BERT")
+    size = model.config.hidden_size
+    layers = [ResidualDense(size) for _ in range(n)]
+    device = next(predictions.transform.parameters()).device
+    predictions.transform = torch.nn.Sequential(*layers, predictions.transform).to(device)
+    setattr(model.config, HEAD_LAYERS_KEY, n)
+    return [p for layer in layers for p in layer.parameters()]
+
+
+def head_parameters(model: Any) -> list[torch.nn.Parameter]:
+    """The masked-LM head's dense transform (and any extra head layers): what seed 003 trained
+    when it "froze the weights and trained only the dense layer". BERT masked LMs only."""
+    return list(_bert_head(model).transform.parameters())
+
+
+def _load_with_head_layers(cls: Any, target: str, n: int) -> Any:
+    """A saved model with :func:`add_head_layers` layers: build, add the layers, load weights."""
+    from safetensors.torch import load_file
+    from transformers import AutoConfig
+
+    config = AutoConfig.from_pretrained(target, local_files_only=True)
+    model = cls.from_config(config)
+    setattr(model.config, HEAD_LAYERS_KEY, 0)
+    add_head_layers(model, n)
+    missing, unexpected = model.load_state_dict(
+        load_file(str(Path(target) / "model.safetensors")), strict=False
+    )
+    tied = {"cls.predictions.decoder.weight", "cls.predictions.decoder.bias"}
+    if unexpected or set(missing) - tied:
+        raise ValueError(
+            f"{target}: the weights do not fit a BERT masked LM with {n} extra head layers "
+            f"(missing {sorted(set(missing) - tied)[:3]}, unexpected {unexpected[:3]}); "
+            "the folder is corrupt: delete it and train again"
+        )
+    model.tie_weights()
+    return model
+
+
 def _bert_checkpoint_lacks_mlm_head(folder: Path) -> bool:
     """True when a local BERT-type safetensors checkpoint has no ``cls.predictions`` weights."""
     config_file, weights = folder / "config.json", folder / "model.safetensors"
@@ -313,6 +403,14 @@ def _bert_checkpoint_lacks_mlm_head(folder: Path) -> bool:
     with safe_open(str(weights), framework="pt") as handle:
         keys = list(handle.keys())
     return not any("cls.predictions." in key for key in keys)
+
+
+def _saved_head_layers(target: str) -> int:
+    """The :data:`HEAD_LAYERS_KEY` of a local folder's ``config.json`` (0 without one)."""
+    config_file = Path(target) / "config.json"
+    if not config_file.is_file():
+        return 0
+    return int(json.loads(config_file.read_text(encoding="utf-8")).get(HEAD_LAYERS_KEY, 0))
 
 
 def load_mlm(
@@ -361,11 +459,15 @@ def load_mlm(
     if Path(target).is_dir() and _bert_checkpoint_lacks_mlm_head(Path(target)):
         raise ValueError(no_head)
     tokenizer = from_pretrained(AutoTokenizer, target)
-    model, info = from_pretrained(AutoModelForMaskedLM, target, output_loading_info=True)
-    prefix = f"{model.base_model_prefix}."
-    head_missing = [key for key in info.get("missing_keys", ()) if not key.startswith(prefix)]
-    if head_missing:
-        raise ValueError(no_head)
+    extra = _saved_head_layers(target)
+    if extra:
+        model = _load_with_head_layers(AutoModelForMaskedLM, target, extra)
+    else:
+        model, info = from_pretrained(AutoModelForMaskedLM, target, output_loading_info=True)
+        prefix = f"{model.base_model_prefix}."
+        missing = info.get("missing_keys", ())
+        if [key for key in missing if not key.startswith(prefix)]:
+            raise ValueError(no_head)
     model.to(torch_device).eval()
     return tokenizer, model
 

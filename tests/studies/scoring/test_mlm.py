@@ -387,6 +387,79 @@ def test_fine_tune_refuses_a_single_string(mlm_dir) -> None:
         _fine_tune(mlm_dir, "one post")
 
 
+# ----------------------------------------------------------------------------- seed 003's choices
+def _saved(folder) -> dict[str, torch.Tensor]:
+    from safetensors.torch import load_file
+
+    return load_file(str(folder / "model.safetensors"))
+
+
+def test_fine_tune_head_only_moves_the_head_transform_alone(mlm_dir) -> None:
+    res = _fine_tune(mlm_dir, TEXTS[:100], learning_rate=1e-2, max_steps=3, train="head")
+    before, after = _saved(mlm_dir), _saved(res.path)
+    moved = {k for k in before if not torch.equal(before[k], after[k])}
+    assert moved == {
+        "cls.predictions.transform.dense.weight", "cls.predictions.transform.dense.bias",
+        "cls.predictions.transform.LayerNorm.weight", "cls.predictions.transform.LayerNorm.bias",
+    }  # fmt: skip
+    everything = _fine_tune(mlm_dir, TEXTS[:100], learning_rate=1e-2, max_steps=3)
+    assert any(k.startswith("bert.encoder") and not torch.equal(before[k], v)
+               for k, v in _saved(everything.path).items())  # fmt: skip
+    assert res.path != everything.path  # the choice is part of the cache key
+
+
+def test_fine_tune_extra_head_layers_start_as_identity_and_reload(mlm_dir) -> None:
+    from nlpbias.models.encoders import HEAD_LAYERS_KEY, add_head_layers
+
+    tok, model = load_mlm(mlm_dir, device="cpu")
+    ids = torch.tensor([[2, 5, 6, 4, 7, 3]])
+    with torch.no_grad():
+        plain = model(input_ids=ids).logits
+        add_head_layers(model, 2)
+        torch.testing.assert_close(model(input_ids=ids).logits, plain)  # the identity at first
+    res = _fine_tune(mlm_dir, TEXTS[:100], learning_rate=1e-2, max_steps=3, train="head",
+                     extra_head_layers=1)  # fmt: skip
+    weights = _saved(res.path)
+    assert not torch.equal(
+        weights["cls.predictions.transform.0.dense.weight"],
+        torch.zeros_like(weights["cls.predictions.transform.0.dense.weight"]),
+    )
+    config = json.loads((res.path / "config.json").read_text())
+    assert config[HEAD_LAYERS_KEY] == 1
+    _, again = load_mlm(res.path, device="cpu")  # rebuilt with its layer, weights tied
+    assert isinstance(again.cls.predictions.transform, torch.nn.Sequential)
+    assert again.cls.predictions.decoder.weight is again.get_input_embeddings().weight
+    for k, v in again.state_dict().items():
+        if k in weights:
+            torch.testing.assert_close(v, weights[k])
+    acc = mlm.masked_accuracy(
+        again, tok, mlm.pack_blocks(tok, TEXTS[100:130], max_length=16), random_state=0
+    )
+    assert acc["n_masked"] > 0
+
+
+def test_fine_tune_momentum_differs_from_adamw(mlm_dir) -> None:
+    adam = _fine_tune(mlm_dir, TEXTS[:100], learning_rate=1e-2, max_steps=3)
+    sgd = _fine_tune(mlm_dir, TEXTS[:100], learning_rate=1e-2, max_steps=3, optimiser="momentum")
+    assert sgd.path != adam.path
+    a, b = _saved(adam.path), _saved(sgd.path)
+    assert any(not torch.equal(a[k], b[k]) for k in a)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"optimiser": "sgd"}, ValueError, "optimiser"),
+        ({"train": "dense"}, ValueError, "train"),
+        ({"extra_head_layers": -1}, ValueError, "extra_head_layers"),
+        ({"train": "head", "train_embeddings": True}, ValueError, "train_embeddings=False"),
+    ],
+)
+def test_fine_tune_choice_errors(mlm_dir, kwargs, error, match) -> None:
+    with pytest.raises(error, match=match):
+        _fine_tune(mlm_dir, TEXTS[:20], **kwargs)
+
+
 # ----------------------------------------------------------------------------- planted corpus
 @pytest.fixture(scope="module")
 def planted_base(tmp_path_factory):

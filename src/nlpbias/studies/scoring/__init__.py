@@ -4,6 +4,13 @@ bias.
 What the chapter's notebook calls; the modules of this package hold the method.
 """
 
+from nlpbias.studies.scoring.ablation import (
+    AblationSpec,
+    ablation_statements,
+    ablation_table,
+    paired_differences,
+    run_ablation,
+)
 from nlpbias.studies.scoring.builds import (
     builds_statements,
     builds_table,
@@ -29,6 +36,7 @@ from nlpbias.studies.scoring.effects import (
     dong_bias,
 )
 from nlpbias.studies.scoring.figures import (
+    ablation_figure,
     accuracy_figure,
     bias_figure,
     claims_figure,
@@ -82,6 +90,12 @@ from nlpbias.studies.scoring.study import (
 )
 
 __all__ = [
+    "AblationSpec",
+    "ablation_figure",
+    "ablation_statements",
+    "ablation_table",
+    "paired_differences",
+    "run_ablation",
     "builds_statements",
     "builds_table",
     "headlines",

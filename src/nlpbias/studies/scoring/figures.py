@@ -12,6 +12,8 @@ an empty frame or a missing value a one-line ``ValueError``.
   its band beside the paper's sign (and value where it printed one).
 - :func:`person_curves_figure` — per person, the training and held-out loss and the held-out
   top-1 accuracy of each fine-tuning seed against the step (seed 003's Figures 1–2).
+- :func:`ablation_figure` — the fine-tuning ablation (seed 003's Figure 3 choices): each
+  choice's bias minus the reference recipe's, per seed and concept, with the seed rule's band.
 - :func:`seed_spread_figure` — per person and concept, each fine-tuning seed's difference from
   the base model, the range over the seeds and the rule of
   :func:`nlpbias.studies.scoring.seeds.exceeds_seed_spread` (the band mean ± range, coloured
@@ -45,6 +47,7 @@ __all__ = [
     "SEED_MARKERS",
     "CLAIM_MARKERS",
     "CURVE_COLOURS",
+    "ablation_figure",
     "accuracy_figure",
     "bias_figure",
     "claims_figure",
@@ -527,13 +530,25 @@ def seed_spread_figure(biases: pd.DataFrame) -> Figure:
     _need(biases, ["person", "seed", "concept", "difference"], what)
     if biases.empty:
         raise ValueError(f"{what} got an empty frame; pass seed_biases' output")
+    seeds = sorted(biases["seed"].unique().tolist())
+    return _spread_panels(
+        biases, panel="person", row="concept", what=what, xlabel=DELTA_XLABEL,
+        title=f"Person − base model, {seeds_title(seeds)}",
+    )  # fmt: skip
+
+
+def _spread_panels(
+    biases: pd.DataFrame, *, panel: str, row: str, what: str, xlabel: str, title: str
+) -> Figure:
+    """Panels by ``panel``, rows by ``row``: each seed's ``difference``, its range and the seed
+    rule's band (the drawing of :func:`seed_spread_figure` and :func:`ablation_figure`)."""
     d_all = pd.to_numeric(biases["difference"], errors="coerce").to_numpy(float)
     if not np.isfinite(d_all).all():
         raise ValueError(f"{what}: column 'difference' has missing or non-numeric values")
-    if biases.duplicated(["person", "seed", "concept"]).any():
-        raise ValueError(f"{what}: a (person, seed, concept) occurs more than once; keep one")
-    people = list(dict.fromkeys(biases["person"].astype(str)))
-    concepts = list(dict.fromkeys(biases["concept"].astype(str)))
+    if biases.duplicated([panel, "seed", row]).any():
+        raise ValueError(f"{what}: a ({panel}, seed, {row}) occurs more than once; keep one")
+    people = list(dict.fromkeys(biases[panel].astype(str)))
+    concepts = list(dict.fromkeys(biases[row].astype(str)))
     seeds = sorted(biases["seed"].unique().tolist())
     marker = {s: SEED_MARKERS[i % len(SEED_MARKERS)] for i, s in enumerate(seeds)}
     fig, axes = new_figure(
@@ -544,10 +559,12 @@ def seed_spread_figure(biases: pd.DataFrame) -> Figure:
         sharex=True,
     )
     reach = [float(np.abs(d_all).max())]
-    for ax, person in zip(axes, people, strict=True):
-        sub = biases[biases["person"].astype(str) == person]
+    ncols = min(2, len(people))
+    bottom = {max(i for i in range(len(people)) if i % ncols == c) for c in range(ncols)}
+    for k, (ax, person) in enumerate(zip(axes, people, strict=True)):
+        sub = biases[biases[panel].astype(str) == person]
         for y, concept in enumerate(concepts):
-            rows = sub[sub["concept"].astype(str) == concept]
+            rows = sub[sub[row].astype(str) == concept]
             if rows.empty:  # a series absent from this run: said, not left blank
                 ax.text(
                     0.5, y, ABSENT, transform=ax.get_yaxis_transform(), ha="center",
@@ -579,11 +596,13 @@ def seed_spread_figure(biases: pd.DataFrame) -> Figure:
         ax.set_ylim(len(concepts) - 0.5, -0.5)
         ax.grid(axis="y", visible=False)
         ax.set_title(person)
-        ax.set_xlabel(DELTA_XLABEL)
+        if k in bottom:  # the axis is shared: its label and ticks once per column
+            ax.set_xlabel(xlabel)
+            ax.xaxis.set_tick_params(labelbottom=True)
     lim = 1.1 * max(reach) or 1.0
     axes[0].set_xlim(-lim, lim)  # shared by every panel
     # few ticks: labels of small differences ("−0.0075") must not run together
-    axes[0].xaxis.set_major_locator(MaxNLocator(nbins=5))
+    axes[0].xaxis.set_major_locator(MaxNLocator(nbins=4))
     handles = [
         Line2D([], [], linestyle="", marker=marker[s], markerfacecolor="white",
                markeredgecolor=_INK, label=f"seed {s}")
@@ -601,8 +620,44 @@ def seed_spread_figure(biases: pd.DataFrame) -> Figure:
         Line2D([], [], color="0.15", linewidth=1.2, linestyle="--", label="no difference (0)")
     )
     legend_below(fig, handles, [h.get_label() for h in handles])
-    fig.suptitle(f"Person − base model, {seeds_title(seeds)}")
+    fig.suptitle(title)
     return fig
+
+
+def ablation_figure(results: pd.DataFrame) -> Figure:
+    """The fine-tuning ablation: each choice's bias minus the reference row's, seed by seed.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`nlpbias.studies.scoring.ablation.run_ablation` output (``row, seed, concept,
+        bias``; ``attrs["reference"]`` names the reference row, else the first row is).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One panel per concept (``average`` first), one line per choice: a marker per seed at
+        the paired difference (choice − reference, same seed), the range and mean, and the
+        band mean ± range, coloured where it stays clear of 0 — the choice moves the score
+        beyond the seeds (:func:`~nlpbias.studies.scoring.seeds.exceeds_seed_spread`).
+    """
+    from nlpbias.studies.scoring.ablation import paired_differences
+
+    what = "ablation_figure"
+    _need(results, ["row", "seed", "concept", "bias"], what)
+    if results.empty:
+        raise ValueError(f"{what} got an empty frame; pass run_ablation's output")
+    concepts = list(dict.fromkeys(results["concept"].astype(str)))
+    concepts = sorted(concepts, key=lambda c: c != "average")  # average first, stable
+    diffs = pd.concat([paired_differences(results, c) for c in concepts], ignore_index=True)
+    reference = results.attrs.get("reference") or str(results["row"].iloc[0])
+    person = results.attrs.get("person") or "the person"
+    seeds = sorted(results["seed"].unique().tolist())
+    return _spread_panels(
+        diffs, panel="concept", row="row", what=what,
+        xlabel=f"bias: choice − {reference} (same seed)",
+        title=f"{person}: each fine-tuning choice against {reference!r}, {seeds_title(seeds)}",
+    )  # fmt: skip
 
 
 def seeds_title(seeds: Sequence[int]) -> str:

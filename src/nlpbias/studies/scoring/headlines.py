@@ -9,6 +9,14 @@ average has no bootstrap interval, so its row carries the mean over the fine-tun
 their range as its interval (:func:`nlpbias.studies.scoring.seeds.seed_biases`) — the spread the
 chapter's seed rule uses; with one seed, that seed's value and no interval
 (:func:`person_average`).
+
+The report's cross-model claims (``claims`` in ``dong2020.yaml``, checked whole by
+:func:`nlpbias.studies.scoring.claims.check_claims`) add one row per person of this run and
+concept of each *signs* claim ("for the career attribute, everyone is pro-male"; "everyone is
+pro-male [on leader] except for Hillary"): the paper states the sign only, so the row carries it
+(``sign``) and the person's mean over seeds with their range (:func:`claim_rows`). The base
+model's parts are the base rows above (on the stand-in), the averages the average rows; Dong's
+own model is not public, so her parts have no row.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ import pandas as pd
 
 from nlpbias.core.scorecard import headline
 
-__all__ = ["headlines", "person_average"]
+__all__ = ["claim_rows", "headlines", "person_average"]
 
 CHAPTER = "scoring"
 #: The base model's concepts the paper's text names as pro-male (its headline).
@@ -37,7 +45,8 @@ def headlines(
     is_standin: bool,
     data: str,
 ) -> list[dict]:
-    """Headline rows from the chapter's bias table and its per-seed biases.
+    """Headline rows from the chapter's bias table and its per-seed biases (the claim rows of
+    :func:`claim_rows` last).
 
     Parameters
     ----------
@@ -84,12 +93,7 @@ def headlines(
                 note=model_note,
             )
         )
-    averages = per_seed[per_seed["concept"] == "average"]
     for person, paper in rep["average"].items():
-        mine = averages[averages["person"] == person].sort_values("seed")
-        values = mine["bias"].to_numpy(float)
-        seeds = ", ".join(str(int(s)) for s in mine["seed"])
-        book, interval = person_average(values, seeds)
         rows.append(
             headline(
                 study=CHAPTER,
@@ -99,19 +103,85 @@ def headlines(
                     "the concepts."
                 ),
                 paper=float(paper),
-                book=book,
-                ci_low=float(values.min()) if values.size > 1 else None,
-                ci_high=float(values.max()) if values.size > 1 else None,
-                interval=interval,
+                **(seeded := _over_seeds(per_seed, str(person), "average")),
                 data=data,
                 chapter=CHAPTER,
                 section="scoring-seeds",
                 note=(
-                    model_note + " as the base" if values.size else "this run has no such person"
+                    model_note + " as the base"
+                    if seeded["book"] is not None
+                    else "this run has no such person"
                 ),
             )
         )
+    if "claims" not in rep:  # a reduced ``rep`` (tests): the claim rows need the claims
+        return rows
+    return rows + claim_rows(per_seed, rep, data=data, note=model_note + " as the base")
+
+
+def claim_rows(
+    per_seed: pd.DataFrame, rep: Mapping[str, Any], *, data: str, note: str = ""
+) -> list[dict]:
+    """One headline row per person of the run and concept of each *signs* claim of the report.
+
+    The paper gives the sign only (Figure 5's bars have no printed numbers for the people), so
+    the row is reproduced when the range over the fine-tuning seeds lies wholly on that side of
+    0. Concept ``average`` is left to the average rows and models not in ``per_seed`` (BERT-base,
+    Dong) have no row. Rows are in the order of the claims, then of the people in ``per_seed``.
+
+    Examples
+    --------
+    >>> per_seed = pd.DataFrame({"person": ["Trump"] * 2, "seed": [0, 1],
+    ...                          "concept": ["career"] * 2, "bias": [-0.2, -0.1]})
+    >>> rep = {"claims": [{"key": "career_everyone_pro_male", "kind": "signs",
+    ...                    "words": "For the career attribute, everyone is pro-male.",
+    ...                    "signs": {"Trump": {"career": -1}}}]}
+    >>> row = claim_rows(per_seed, rep, data="real")[0]
+    >>> row["key"], row["verdict"], round(row["book"], 2)
+    ('career_everyone_pro_male_trump', 'reproduced', -0.15)
+    """
+    from nlpbias.studies.scoring.claims import paper_claims
+
+    people = list(dict.fromkeys(per_seed["person"].astype(str)))
+    rows = []
+    for claim in paper_claims(rep):
+        if claim["kind"] != "signs":
+            continue
+        for person in people:
+            for concept, sign in claim["signs"].get(person, {}).items():
+                if concept == "average":
+                    continue
+                way = "pro-male" if sign < 0 else "pro-female"
+                rows.append(
+                    headline(
+                        study=CHAPTER,
+                        key=f"{claim['key']}_{person.lower()}",
+                        claim=(
+                            f"A masked LM fine-tuned on {person}'s tweets is {way} on {concept} "
+                            "(a claim across models in the report's words)."
+                        ),
+                        sign=int(sign),
+                        **_over_seeds(per_seed, person, concept),
+                        data=data,
+                        chapter=CHAPTER,
+                        section="scoring-claims",
+                        note=note,
+                    )
+                )
     return rows
+
+
+def _over_seeds(per_seed: pd.DataFrame, person: str, concept: str) -> dict[str, Any]:
+    """``book``, ``ci_low``, ``ci_high`` and ``interval`` of a headline: a person's bias on a
+    concept over the fine-tuning seeds (:func:`person_average`; the range as the interval)."""
+    mine = per_seed[(per_seed["person"] == person) & (per_seed["concept"] == concept)]
+    mine = mine.sort_values("seed")
+    values = mine["bias"].to_numpy(float)
+    book, interval = person_average(values, ", ".join(str(int(s)) for s in mine["seed"]))
+    several = values.size > 1
+    return {"book": book, "interval": interval,
+            "ci_low": float(values.min()) if several else None,
+            "ci_high": float(values.max()) if several else None}  # fmt: skip
 
 
 def person_average(values: np.ndarray, seeds: str) -> tuple[float | None, str]:

@@ -76,7 +76,14 @@ import torch
 from nlpbias.core import checks
 from nlpbias.core.cache import code_digest, models_dir
 from nlpbias.core.progress import progress
-from nlpbias.models.encoders import load_mlm, resolve_bf16, resolve_device, resolve_model
+from nlpbias.models.encoders import (
+    add_head_layers,
+    head_parameters,
+    load_mlm,
+    resolve_bf16,
+    resolve_device,
+    resolve_model,
+)
 from nlpbias.models.torch_utils import pad_ids
 
 __all__ = [
@@ -88,7 +95,9 @@ __all__ = [
     "DEFAULT_PROBES",
     "FINETUNE_FILE",
     "FineTuneResult",
+    "OPTIMISERS",
     "StandInConfig",
+    "TRAINED_PARTS",
     "adapt_mlm",
     "card_summary",
     "fine_tune_mlm",
@@ -121,6 +130,12 @@ CURVES_FILE = "curves.csv"
 CURVE_METRICS = ("training loss", "held-out loss", "held-out top-1")
 _CHECKPOINT = "checkpoint.pt"
 _FINE_TUNE_WEIGHT_DECAY = 0.01  # AdamW's, as in BERT's own fine-tuning
+_BEFORE: dict[tuple[Any, ...], dict[str, float]] = {}  # fine_tune_mlm's base accuracies
+_MOMENTUM = 0.9  # the momentum optimiser's (TensorFlow's MomentumOptimizer, as seed 003 tried)
+#: ``optimiser`` of :func:`fine_tune_mlm`.
+OPTIMISERS = ("adamw", "momentum")
+#: ``train`` of :func:`fine_tune_mlm`: every weight but the word embeddings, or the head only.
+TRAINED_PARTS = ("all", "head")
 _EVAL_SEED = 12345  # the stand-in's held-out masks (the same at every evaluation)
 
 DEFAULT_PROBES = (
@@ -1147,6 +1162,9 @@ def fine_tune_mlm(
     val_texts: Sequence[str] | None = None,
     val_fraction: float = 0.1,
     train_embeddings: bool = False,
+    optimiser: str = "adamw",
+    train: str = "all",
+    extra_head_layers: int = 0,
     bf16: bool | str = "auto",
     random_state: int,
     output_dir: str | Path | None = None,
@@ -1184,6 +1202,17 @@ def fine_tune_mlm(
     train_embeddings : bool, default False
         Also train the word embeddings (the tied output layer). Off in the book: on a few
         thousand posts, updating 30k embedding rows mostly moves the rows the person used.
+    optimiser : {"adamw", "momentum"}, default "adamw"
+        AdamW (weight decay 0.01, BERT's own fine-tuning) or SGD with momentum 0.9 (seed 003
+        tried TensorFlow's momentum optimiser), at ``learning_rate`` and its schedule either way.
+    train : {"all", "head"}, default "all"
+        ``"all"``: every weight (the word embeddings only with ``train_embeddings``);
+        ``"head"``: only the masked-LM head's dense transform and any extra head layers (seed
+        003 "froze the weights and trained only the dense layer"). BERT masked LMs only.
+    extra_head_layers : int, default 0
+        Dense layers added to the head before training
+        (:func:`~nlpbias.models.encoders.add_head_layers`; they start as the identity). Saved
+        with the model; :func:`load_mlm` rebuilds them.
     bf16 : bool or "auto", default "auto"
         bfloat16 autocast (CPU and CUDA); ``"auto"``: where the hardware multiplies bfloat16
         natively (:func:`~nlpbias.models.encoders.native_bf16`), float32 elsewhere. The
@@ -1222,6 +1251,11 @@ def fine_tune_mlm(
         checks.check_int(max_steps, "max_steps", minimum=1)
     if not learning_rate > 0:
         raise ValueError(f"learning_rate must be positive, got {learning_rate!r}")
+    checks.check_choice(optimiser, "optimiser", list(OPTIMISERS))
+    checks.check_choice(train, "train", list(TRAINED_PARTS))
+    checks.check_int(extra_head_layers, "extra_head_layers", minimum=0)
+    if train == "head" and train_embeddings:
+        raise ValueError("train='head' trains the head only; set train_embeddings=False")
     if val_texts is None:
         train_idx, val_idx = split_indices(
             len(texts), val_fraction=val_fraction, random_state=random_state
@@ -1241,6 +1275,9 @@ def fine_tune_mlm(
         "batch_size": batch_size,
         "max_length": max_length,
         "train_embeddings": train_embeddings,
+        "optimiser": optimiser,
+        "trained": train,
+        "extra_head_layers": extra_head_layers,
         "bf16": bf16,
         "random_state": random_state,
         "train": texts_fingerprint(train_texts),
@@ -1258,23 +1295,31 @@ def fine_tune_mlm(
             curves = pd.read_csv(out / CURVES_FILE) if recorded else None
             return FineTuneResult(path=out, **saved["result"], curves=curves)
     tokenizer, model = load_mlm(base_name, device=torch_device)
-    train = pack_blocks(tokenizer, train_texts, max_length=max_length)
+    blocks = pack_blocks(tokenizer, train_texts, max_length=max_length)
     held_out = pack_blocks(tokenizer, held_texts, max_length=max_length)
-    before = masked_accuracy(model, tokenizer, held_out, random_state=random_state)
-    total = math.ceil(len(train) / batch_size) * epochs
+    # the base model's held-out accuracy: the same for every recipe that shares base, held-out
+    # posts, block length, seed and precision (an ablation's rows), so measured once a process
+    same = (params["base"], params["val"], max_length, random_state, bf16)
+    if same not in _BEFORE:
+        _BEFORE[same] = masked_accuracy(model, tokenizer, held_out, random_state=random_state)
+    before = dict(_BEFORE[same])
+    total = math.ceil(len(blocks) / batch_size) * epochs
     total = min(total, max_steps) if max_steps else total
     warmup = max(1, total // 10)
-    embeddings = model.get_input_embeddings().weight
+    add_head_layers(model, extra_head_layers)
     for p in model.parameters():
+        p.requires_grad = train == "all"
+    model.get_input_embeddings().weight.requires_grad = train_embeddings
+    for p in head_parameters(model) if train == "head" else ():
         p.requires_grad = True
-    embeddings.requires_grad = train_embeddings
-    trainable = [p for p in model.parameters() if p.requires_grad]
-    optimiser = torch.optim.AdamW(
-        [{"params": trainable, "base_lr": learning_rate}],
-        lr=learning_rate,
-        weight_decay=_FINE_TUNE_WEIGHT_DECAY,
-    )
-    batches = _epoch_batches(len(train), batch_size, epochs, random_state)
+    groups = [{"params": [p for p in model.parameters() if p.requires_grad],
+               "base_lr": learning_rate}]  # fmt: skip
+    opt: torch.optim.Optimizer
+    if optimiser == "adamw":
+        opt = torch.optim.AdamW(groups, lr=learning_rate, weight_decay=_FINE_TUNE_WEIGHT_DECAY)
+    else:
+        opt = torch.optim.SGD(groups, lr=learning_rate, momentum=_MOMENTUM)
+    batches = _epoch_batches(len(blocks), batch_size, epochs, random_state)
     recorder = None
     if record is not None:
         recorder = _CurveRecorder(record, model, tokenizer, held_out, total)
@@ -1283,7 +1328,7 @@ def fine_tune_mlm(
     evaluating = recorder.seconds if recorder else 0.0  # step 0's, before the clock starts
     started = time.perf_counter()
     _train_steps(
-        model, tokenizer, optimiser, train, range(total),
+        model, tokenizer, opt, blocks, range(total),
         rows=lambda step, _: batches[step],
         schedule=lambda step: _lr_factor(step, start=0, warmup=warmup, total=total),
         mlm_probability=BERT_MLM_PROBABILITY, random_state=random_state, bf16=bf16,

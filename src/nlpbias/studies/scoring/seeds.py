@@ -42,6 +42,7 @@ from nlpbias.studies.scoring.study import Framework, planted_shift, score_models
 
 __all__ = [
     "RULE",
+    "check_seeds",
     "SHARED_SHIFT",
     "concept_biases",
     "exceeds_seed_spread",
@@ -63,7 +64,8 @@ RULE = (
 )
 
 
-def _check_seeds(seeds: object) -> list[int]:
+def check_seeds(seeds: object) -> list[int]:
+    """``seeds`` as a list of distinct ints >= 0 (a clear error otherwise)."""
     if isinstance(seeds, str | bytes) or not isinstance(seeds, Iterable):
         raise TypeError(f"seeds must be a list of ints, e.g. [0, 1, 2], got {seeds!r}")
     out = list(seeds)
@@ -125,7 +127,7 @@ def fine_tune_seeds(
     ...                        **recipe)  # doctest: +SKIP
     >>> runs["Trump"][1].path  # doctest: +SKIP
     """
-    seeds = _check_seeds(seeds)
+    seeds = check_seeds(seeds)
     if "val_texts" in params:
         raise TypeError("pass validation posts in corpora (person -> (train, val)), not val_texts")
     out: dict[str, dict[int, FineTuneResult]] = {}
