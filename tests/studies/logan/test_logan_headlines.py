@@ -180,3 +180,38 @@ def test_one_usable_seed_gives_no_interval() -> None:
     assert race["book"] == pytest.approx(7.0)
     assert np.isnan(race["ci_low"]) and race["verdict"] == "not reproduced"
     assert "no interval" in race["reason"]
+
+
+def test_table2_rows_come_from_the_auc_runs_in_auc_points() -> None:
+    n = 20
+    runs, robust = _inputs(["race", "gender"], bcr_km=[50.0] * n, bcr_logan=[62.5] * n,
+                           gap_logan=[20.0] * n)  # fmt: skip
+    # AUC runs: global AUC gap 0.02 (a fraction, as Table 2 prints it); LOGAN's largest gap
+    # 14–16 AUC points, so 12–14 above global: the paper's race 0.153 − 0.024 = 12.9 inside
+    gaps = list(np.linspace(14.0, 16.0, n))
+    auc_runs, auc_robust = _inputs(["race", "gender"], bcr_km=[50.0] * n, bcr_logan=[62.5] * n,
+                                   gap_logan=gaps)  # fmt: skip
+    for r in auc_runs.values():
+        r["table2"] = r.pop("table1").assign(bias=[0.02, 0.15, 0.16])
+    rows = _by_key(study.headlines(runs, robust, paper=PAPER, source="real",
+                                   runs_auc=auc_runs, robust_auc=auc_robust))  # fmt: skip
+    assert list(rows)[-2:] == ["local_auc_gap_race", "local_auc_gap_gender"]
+    race = rows["local_auc_gap_race"]
+    assert race["paper"] == pytest.approx(100 * (0.153 - 0.024))
+    assert race["book"] == pytest.approx(np.median(gaps) - 2.0)
+    assert race["verdict"] == "reproduced"
+    assert "Table 2" in race["claim"] and "AUC points" in race["unit"]
+    # gender: paper 0.092 − 0.028 = 6.4 points, below the 12–14 of this run: an overshoot
+    assert rows["local_auc_gap_gender"]["verdict"] == "direction only"
+    # the accuracy rows are unchanged by the AUC runs
+    assert rows["local_gap_race"] == _by_key(
+        study.headlines(runs, robust, paper=PAPER, source="real")
+    )["local_gap_race"]
+    # no AUC seed with a usable fit: the row has no number and says so
+    for r in auc_robust.values():
+        r["spread"] = r["spread"][r["spread"]["method"] == "K-Means"]
+    none = _by_key(study.headlines(runs, robust, paper=PAPER, source="real",
+                                   runs_auc=auc_runs, robust_auc=auc_robust))  # fmt: skip
+    assert pd.isna(none["local_auc_gap_gender"]["book"])
+    assert none["local_auc_gap_gender"]["verdict"] == "not testable offline"
+    scorecard.check_rows(list(rows.values()))

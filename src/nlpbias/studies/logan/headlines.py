@@ -12,6 +12,9 @@ from the same k-means++ starts):
   Table 1). Ours: LOGAN's largest cluster gap per seed minus the global gap, same summary; the
   row's second uncertainty is the permutation p of the largest gap (is it larger than chance?),
   and the reason says when the two disagree.
+- ``local_auc_gap_race`` and ``local_auc_gap_gender``: the same under the subgroup AUC (their
+  Table 2: race 0.024 → 0.153, gender 0.028 → 0.092), from the runs fitted with
+  ``metric="auc"``; the numbers are in AUC points (AUC × 100) so that they read like Table 1's.
 
 Degenerate fits (:data:`~nlpbias.studies.logan.summaries.DEGENERATE_RULES`: a largest gap of 100
 points, one eligible cluster, too few eligible clusters, no convergence) are left out before any
@@ -119,6 +122,8 @@ def headlines(
     *,
     paper: Mapping[str, Any],
     source: str,
+    runs_auc: Mapping[str, Mapping[str, Any]] | None = None,
+    robust_auc: Mapping[str, Mapping[str, Any]] | None = None,
     chapter: str = "logan",
 ) -> list[dict[str, Any]]:
     """Headline rows of the LOGAN chapter (see the module docstring).
@@ -135,6 +140,9 @@ def headlines(
         ``load_reported("zhao2020logan")``.
     source : {"real", "synthetic"}
         ``LoganData.source``.
+    runs_auc, robust_auc : mapping, optional
+        The same with ``metric="auc"``: adds the Table 2 rows ``local_auc_gap_race`` and
+        ``local_auc_gap_gender`` (the gap in AUC points).
 
     Returns
     -------
@@ -173,58 +181,84 @@ def headlines(
     )
 
     for name in ("race", "gender"):
-        t1 = paper["table1"][name]
-        attr = _attribute(name, available, synthetic)
-        excess = pd.Series(dtype=float)
-        note, lam, total = "", None, 0
-        p_value, test = None, ""
-        if attr is None and synthetic and name != "race" and available:
-            note = (
-                f"the synthetic stand-in has one attribute ({available[0]}), whose number is on "
-                "the race row; it has no second attribute to stand for this one"
-            )
-        if attr is not None:
-            global_gap = float(runs[attr]["table1"].loc["Global", "bias"])
-            gaps = _logan(robust[attr]["spread"], "max_abs_gap_pts")
-            excess, total = gaps - global_gap, gaps.attrs["n_seeds"]
-            lam = robust[attr].get("lams", {}).get("paper")
-            null = runs[attr].get("null")
-            note = f"attribute: {attr}, the stand-in's one attribute" if synthetic else ""
-            if name == "race" and not synthetic:
-                note = "race by TwitterAAE dialect here"
-            t4 = runs[attr].get("table4")
-            bad = "" if t4 is None or "degenerate" not in t4 else str(t4.loc["LOGAN", "degenerate"])
-            if bad:  # the permutation null was fitted at a λ whose fit is degenerate: not used
-                note += ("; " if note else "") + (
-                    f"no permutation p: no λ of the grid gave a usable LOGAN fit ({bad})"
-                )
-            elif null is not None:
-                at = runs[attr].get("lam")
-                test = (
-                    f"permutation test of the largest gap ({_count(len(null.null))} refits on "
-                    "shuffled groups" + (f", λ = {at:g})" if at is not None else ")")
-                )
-                p_value = float(null.p_value)
-        rows.append(
-            headline(
-                **base,
-                key=f"local_gap_{name}",
-                claim=(
-                    f"The most biased LOGAN cluster has a far larger {name} accuracy gap than "
-                    f"the whole test set: {t1['Global']['bias']:g} → {t1['LOGAN']['bias']:g} "
-                    "points (Table 1)."
-                ),
-                paper=float(t1["LOGAN"]["bias"] - t1["Global"]["bias"]),
-                **_summary(excess),
-                interval=(
-                    "none: no such attribute in this run"
-                    if attr is None
-                    else _interval(len(excess), total, lam, what="gap")
-                ),
-                unit="points, largest LOGAN cluster gap − global gap",
-                note=note,
-                p_value=p_value,
-                test=test,
-            )
-        )
+        rows.append(_local_gap_row(name, runs, robust, paper, "table1", base, synthetic))
+    if runs_auc is not None and robust_auc is not None:
+        for name in ("race", "gender"):
+            rows.append(_local_gap_row(name, runs_auc, robust_auc, paper, "table2", base,
+                                       synthetic))  # fmt: skip
     return rows
+
+
+#: Per paper table: the metric's words, the row key's stem, the scale of its numbers to points.
+_TABLES = {
+    "table1": ("accuracy", "local_gap", 1.0, "Table 1"),
+    "table2": ("subgroup-AUC", "local_auc_gap", 100.0, "Table 2"),
+}
+
+
+def _local_gap_row(
+    name: str,
+    runs: Mapping[str, Mapping[str, Any]],
+    robust: Mapping[str, Mapping[str, Any]],
+    paper: Mapping[str, Any],
+    table: str,
+    base: Mapping[str, Any],
+    synthetic: bool,
+) -> dict[str, Any]:
+    """The row "the most biased LOGAN cluster has a far larger gap than the whole test set" of
+    attribute ``name``, for the accuracy runs (``table1``) or the AUC runs (``table2``)."""
+    metric, stem, scale, title = _TABLES[table]
+    t = paper[table][name]
+    available = [a for a in robust if a in runs]
+    attr = _attribute(name, available, synthetic)
+    excess = pd.Series(dtype=float)
+    note, lam, total = "", None, 0
+    p_value, test = None, ""
+    if attr is None and synthetic and name != "race" and available:
+        note = (
+            f"the synthetic stand-in has one attribute ({available[0]}), whose number is on "
+            "the race row; it has no second attribute to stand for this one"
+        )
+    if attr is not None:
+        global_gap = scale * float(runs[attr][table].loc["Global", "bias"])
+        gaps = _logan(robust[attr]["spread"], "max_abs_gap_pts")
+        excess, total = gaps - global_gap, gaps.attrs["n_seeds"]
+        lam = robust[attr].get("lams", {}).get("paper")
+        null = runs[attr].get("null")
+        note = f"attribute: {attr}, the stand-in's one attribute" if synthetic else ""
+        if name == "race" and not synthetic:
+            note = "race by TwitterAAE dialect here"
+        t4 = runs[attr].get("table4")
+        bad = "" if t4 is None or "degenerate" not in t4 else str(t4.loc["LOGAN", "degenerate"])
+        if bad:  # the permutation null was fitted at a λ whose fit is degenerate: not used
+            note += ("; " if note else "") + (
+                f"no permutation p: no λ of the grid gave a usable LOGAN fit ({bad})"
+            )
+        elif null is not None:
+            at = runs[attr].get("lam")
+            test = (
+                f"permutation test of the largest gap ({_count(len(null.null))} refits on "
+                "shuffled groups" + (f", λ = {at:g})" if at is not None else ")")
+            )
+            p_value = float(null.p_value)
+    unit = "points" if scale == 1 else "AUC points (AUC × 100)"
+    return headline(
+        **base,
+        key=f"{stem}_{name}",
+        claim=(
+            f"The most biased LOGAN cluster has a far larger {name} {metric} gap than "
+            f"the whole test set: {t['Global']['bias']:g} → {t['LOGAN']['bias']:g}"
+            f"{' points' if scale == 1 else ''} ({title})."
+        ),
+        paper=scale * float(t["LOGAN"]["bias"] - t["Global"]["bias"]),
+        **_summary(excess),
+        interval=(
+            "none: no such attribute in this run"
+            if attr is None
+            else _interval(len(excess), total, lam, what="gap")
+        ),
+        unit=f"{unit}, largest LOGAN cluster gap − global gap",
+        note=note,
+        p_value=p_value,
+        test=test,
+    )

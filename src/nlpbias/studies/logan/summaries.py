@@ -148,7 +148,9 @@ def fit_summary(est: LOGAN, *, threshold: float = 5.0) -> dict[str, Any]:
     try:
         row.update(local_bias_summary(est.cluster_report_, threshold=threshold))
     except ValueError:
-        log.warning("lam=%g: no eligible cluster; its bias columns are NaN", est.lam)
+        # said where it is read: the fit is degenerate ("no eligible cluster"), and the
+        # chapter's tables and sentences name its reason (a log line, not a warning on stderr)
+        log.info("lam=%g: no eligible cluster; its bias columns are NaN", est.lam)
         row.update(n_clusters=est.n_clusters_, n_eligible=0, n_biased=0)
     row["degenerate"] = degenerate_reason(
         converged=row["converged"],
@@ -232,7 +234,7 @@ def select_lambda(
     table : pandas.DataFrame
         Index ``lam``; columns ``n_biased, bcr_pct, bir_pct, max_abs_gap_pts, inertia_ratio,
         converged, degenerate`` (its reasons, ``""`` if none) ``, usable, ...`` (bias columns
-        NaN for a ``lam`` with no eligible cluster; a warning is logged).
+        NaN for a ``lam`` with no eligible cluster, whose ``degenerate`` says so).
 
     Examples
     --------
@@ -262,7 +264,7 @@ def select_lambda(
             "no lam in the grid gave a usable fit (every fit is degenerate: see the column "
             "degenerate); the best of all is returned"
         )
-        log.warning("select_lambda: %s", table.attrs["note"])
+        log.info("select_lambda: %s", table.attrs["note"])  # the tables say it; not stderr
     best = max(usable or grid, key=lambda v: (table.loc[v, "n_biased"], -v))
     return best, table
 
