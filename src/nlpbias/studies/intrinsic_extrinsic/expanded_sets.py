@@ -247,6 +247,20 @@ def expanded_query(query: Any, *, neighbours: str) -> Any:
     """
     from nlpbias.metrics.query import Query
 
+    exp = _checked_expansion(query, neighbours)
+    sets = query_sets(query)
+    new = {name: list(words) + list(exp.added[name]) for name, words in sets.items()}
+    names = list(sets)
+    return Query(
+        targets={n: new[n] for n in names[:2]},
+        attributes={n: new[n] for n in names[2:]},
+        name=f"{query.name} (expanded, {neighbours})",
+    )
+
+
+def _checked_expansion(query: Any, neighbours: str) -> Any:
+    """The data file of ``query`` read once, refused when missing or written for other words
+    (the errors of :func:`expanded_query`)."""
     path = expansion_path(query.name, neighbours)
     regenerate = f"python tools/expand_wordsets.py --neighbours {neighbours}"
     if not path.is_file():
@@ -266,13 +280,7 @@ def expanded_query(query: Any, *, neighbours: str) -> Any:
                 f"{path.name} was written for other words of set {name!r} than "
                 f"{query.name!r} has now; regenerate it with `{regenerate}`"
             )
-    new = {name: list(words) + list(exp.added[name]) for name, words in sets.items()}
-    names = list(sets)
-    return Query(
-        targets={n: new[n] for n in names[:2]},
-        attributes={n: new[n] for n in names[2:]},
-        name=f"{query.name} (expanded, {neighbours})",
-    )
+    return exp
 
 
 def expansion_table(families: Any, modsets: Any, *, neighbours: str) -> pd.DataFrame:
@@ -300,8 +308,7 @@ def expansion_table(families: Any, modsets: Any, *, neighbours: str) -> pd.DataF
             if query.name in seen:
                 continue
             seen.add(query.name)
-            expanded_query(query, neighbours=neighbours)  # refuses a missing or stale file
-            exp = read_expansion(expansion_path(query.name, neighbours))
+            exp = _checked_expansion(query, neighbours)  # refuses a missing or stale file
             for name, words in query_sets(query).items():
                 here = exp.removed[exp.removed["set"] == name]
                 rows.append(
