@@ -351,3 +351,21 @@ def test_seed_statements_name_a_shift_shared_by_a_concept_and_its_opposite(fws) 
     assert "moved together" not in lines[2]  # Clinton's career does not count
     assert lines[-2:] == ["", SHARED_SHIFT]
     assert "moved together" not in seed_statements(seed_spread_table(both))  # no fws, no pairs
+
+
+def test_recorded_single_run_is_not_trained_again_by_the_seeds(tiny_mlm, cache, monkeypatch):
+    """The chapter records the single run's curves as the seeds record theirs, so seed
+    ``random_state`` is trained once: fine_tune_seeds finds it in the cache."""
+    from nlpbias.studies.scoring import mlm
+
+    corpora = {"Trump": (_posts(40, 1), _posts(8, 2))}
+    spec = mlm.CurveSpec(eval_every=1, eval_blocks=2)
+    single = study.fine_tune_people(str(tiny_mlm), corpora, random_state=0, record=spec, **ARGS)
+    trained = []
+    real = mlm.load_mlm
+    monkeypatch.setattr(mlm, "load_mlm", lambda *a, **k: trained.append(a) or real(*a, **k))
+    runs = fine_tune_seeds(str(tiny_mlm), corpora, seeds=[0, 1], random_state=0, record=spec,
+                           **ARGS)  # fmt: skip
+    assert len(trained) == 1  # seed 1 only
+    assert runs["Trump"][0].path == single["Trump"].path
+    assert runs["Trump"][0].curves is not None
