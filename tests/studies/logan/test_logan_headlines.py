@@ -204,9 +204,10 @@ def test_table2_rows_come_from_the_auc_runs_in_auc_points() -> None:
     # gender: paper 0.092 − 0.028 = 6.4 points, below the 12–14 of this run: an overshoot
     assert rows["local_auc_gap_gender"]["verdict"] == "direction only"
     # the accuracy rows are unchanged by the AUC runs
-    assert rows["local_gap_race"] == _by_key(
-        study.headlines(runs, robust, paper=PAPER, source="real")
-    )["local_gap_race"]
+    assert (
+        rows["local_gap_race"]
+        == _by_key(study.headlines(runs, robust, paper=PAPER, source="real"))["local_gap_race"]
+    )
     # no AUC seed with a usable fit: the row has no number and says so
     for r in auc_robust.values():
         r["spread"] = r["spread"][r["spread"]["method"] == "K-Means"]

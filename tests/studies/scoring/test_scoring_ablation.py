@@ -200,3 +200,23 @@ def test_figure_marks_are_the_paired_differences(close) -> None:
     )
     assert got == want
     assert "ref" in ax.get_xlabel() and "Trump" in fig._suptitle.get_text()
+
+
+def test_training_progress_ranks_top1_against_the_distance_from_the_base() -> None:
+    t = ablation_table(results())
+    # base −0.2: "big" is farthest from it (+0.05 on every seed) but the planted top-1 is the
+    # same for every row, so there is no ranking to read
+    assert mod.training_progress(t) is None
+    r = results()
+    r["top-1"] = r["row"].map({"ref": 0.2, "big": 0.1, "noise": 0.15})
+    rho, n = mod.training_progress(ablation_table(r))
+    # distances from −0.2: ref 0.10, noise 0.1007, big 0.15: top-1 falls as they grow
+    assert n == 3 and rho < 0
+    text = ablation_statements(ablation_table(r))
+    assert "Spearman's ρ = " in text and "more than how much they let the model learn" in text
+    r["top-1"] = r["row"].map({"ref": 0.1, "big": 0.3, "noise": 0.15})  # the same order
+    text = ablation_statements(ablation_table(r))
+    assert "the less a row learnt, the closer its bias stayed" in text
+    assert "the base model's: 0.2" not in text and "the base model's: −0.200" in text
+    no_base = ablation_table(r.drop(columns="base"))
+    assert mod.training_progress(no_base) is None

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import spearmanr
 
 from nlpbias.core.checks import check_int
 from nlpbias.studies.scoring.mlm import FineTuneResult, nonempty_texts, split_indices
@@ -49,6 +50,7 @@ __all__ = [
     "ablation_table",
     "paired_differences",
     "run_ablation",
+    "training_progress",
 ]
 
 #: What a row may change, and what each change does.
@@ -278,9 +280,32 @@ def ablation_table(results: pd.DataFrame, *, concept: str = "average") -> pd.Dat
         row["moves"] = exceeds_seed_spread(d) if several and name != reference else None
         rows.append(row)
     table = pd.DataFrame(rows).set_index("row")
-    table.attrs.update(reference=reference, concept=concept, seeds=seeds,
+    base = float(sub["base"].iloc[0]) if "base" in sub.columns else None
+    table.attrs.update(reference=reference, concept=concept, seeds=seeds, base=base,
                        person=results.attrs.get("person"))  # fmt: skip
     return table
+
+
+def training_progress(table: pd.DataFrame) -> tuple[float, int] | None:
+    """Spearman's ρ over the rows between held-out top-1 and how far the mean bias is from the
+    base model's, and the number of rows (None without the base's bias or with < 3 rows).
+
+    A high ρ says that the choices mostly differ in how far they let training move the model
+    in their steps: the less a row learnt, the closer its bias stayed to the base model's.
+    """
+    base = table.attrs.get("base")
+    if base is None or len(table) < 3:
+        return None
+    distance = (table["mean bias"] - base).abs()
+    if distance.nunique() < 2 or table["top-1"].nunique() < 2:
+        return None
+    rho = float(spearmanr(table["top-1"], distance).statistic)
+    return rho, len(table)
+
+
+#: Spearman's ρ from which :func:`ablation_statements` reads the rows as differing mostly in
+#: training progress (a stated threshold: ρ ≥ 0.7 is a strong rank agreement).
+_PROGRESS_RHO = 0.7
 
 
 def _num(x: float, sign: bool = True) -> str:
@@ -316,12 +341,31 @@ def ablation_statements(table: pd.DataFrame) -> str:
         return "; ".join(parts) if parts else "none"
 
     ref = table.loc[reference]
+    base = table.attrs.get("base")
+    of_base = f"; the base model's: {_num(base, sign=False)}" if base is not None else ""
     lines = [
         f"Against *{reference}* ({int(ref['steps'])} steps, held-out top-1 {ref['top-1']:.3f}, "
-        f"{person}'s {concept} bias {_num(ref['mean bias'])} over {len(seeds)} seeds), "
-        f"by the seed rule (mean paired difference farther from 0 than its range):",
+        f"{person}'s {concept} bias {_num(ref['mean bias'], sign=False)} over {len(seeds)} "
+        f"seeds{of_base}), by the seed rule (mean paired difference farther from 0 than its "
+        "range):",
         "",
         f"- **move {person}'s {concept} bias beyond the seeds:** {items(moved)};",
         f"- **do not:** {items(stayed)}.",
     ]
+    progress = training_progress(table)
+    if progress is not None:
+        rho, n = progress
+        lines += [
+            "",
+            f"Over the {n} rows, held-out top-1 and the distance of the bias from the base "
+            f"model's rank together with Spearman's ρ = {rho:.2f}"
+            + (
+                ": the rows mostly differ in how far their choice let training move the model "
+                "in its steps — the less a row learnt, the closer its bias stayed to the base "
+                "model's."
+                if rho >= _PROGRESS_RHO
+                else f" (below {_PROGRESS_RHO}): the choices move the bias by more than how "
+                "much they let the model learn."
+            ),
+        ]
     return "\n".join(lines)
