@@ -34,7 +34,7 @@ import pandas as pd
 from scipy.stats import spearmanr
 
 from nlpbias.core.checks import check_int
-from nlpbias.studies.scoring.mlm import FineTuneResult, nonempty_texts, split_indices
+from nlpbias.studies.scoring.mlm import FineTuneResult
 from nlpbias.studies.scoring.seeds import (
     check_seeds,
     concept_biases,
@@ -164,7 +164,8 @@ def run_ablation(
     the person's for every row (so held-out accuracies compare), and the seed of a row reaches
     everything that fine-tuning draws (:func:`~nlpbias.studies.scoring.seeds.fine_tune_seeds`):
     the same seed in two rows that train on the same posts draws the same batches, masks and
-    dropout. Models are cached on disk.
+    dropout. A person without validation posts has them held out once, with ``random_state``,
+    by :func:`~nlpbias.studies.scoring.seeds.fine_tune_seeds`. Models are cached on disk.
 
     Returns
     -------
@@ -180,10 +181,6 @@ def run_ablation(
             "add them to `people`, or set ablation = None"
         )
     train, val = corpora[spec.person]
-    if val is None:  # held out once, as fine_tune_seeds does
-        texts = nonempty_texts(train)
-        t_idx, v_idx = split_indices(len(texts), val_fraction=0.1, random_state=random_state)
-        train, val = [texts[i] for i in t_idx], [texts[i] for i in v_idx]
     base_of = concept_biases(score_models({"base": base}, fws), fws).set_index("concept")["bias"]
     frames = []
     for name, changes in spec.rows.items():

@@ -35,6 +35,7 @@ from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from nlpbias.plotting import PALETTE, legend_below, legend_beside, new_figure
 from nlpbias.plotting import require_columns as _need
+from nlpbias.studies.scoring.ablation import paired_differences
 from nlpbias.studies.scoring.seeds import exceeds_seed_spread
 
 __all__ = [
@@ -641,8 +642,6 @@ def ablation_figure(results: pd.DataFrame) -> Figure:
         band mean ± range, coloured where it stays clear of 0 — the choice moves the score
         beyond the seeds (:func:`~nlpbias.studies.scoring.seeds.exceeds_seed_spread`).
     """
-    from nlpbias.studies.scoring.ablation import paired_differences
-
     what = "ablation_figure"
     _need(results, ["row", "seed", "concept", "bias"], what)
     if results.empty:

@@ -1298,8 +1298,8 @@ def fine_tune_mlm(
     blocks = pack_blocks(tokenizer, train_texts, max_length=max_length)
     held_out = pack_blocks(tokenizer, held_texts, max_length=max_length)
     # the base model's held-out accuracy: the same for every recipe that shares base, held-out
-    # posts, block length, seed and precision (an ablation's rows), so measured once a process
-    same = (params["base"], params["val"], max_length, random_state, bf16)
+    # posts, block length, seed, precision and device (an ablation's rows): measured once
+    same = (params["base"], params["val"], max_length, random_state, bf16, str(torch_device))
     if same not in _BEFORE:
         _BEFORE[same] = masked_accuracy(model, tokenizer, held_out, random_state=random_state)
     before = dict(_BEFORE[same])
