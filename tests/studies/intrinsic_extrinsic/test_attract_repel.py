@@ -120,6 +120,49 @@ def test_mixed_negatives_come_from_other_pairs() -> None:
         assert not own & set(mixed[:, i][replaced[:, i]].tolist())
 
 
+def _loss_over_every_term(model, batch, attract, gen):
+    """The objective as the references write it: every term's vector, then the batch's."""
+    hp, b = model.hp, batch.shape[0]
+    V = torch.nn.functional.normalize(model.mean @ model.P, dim=1)
+    ids = batch.reshape(-1)
+    with torch.no_grad():
+        neg = ar_mod._mix(batch, ids[ar_mod._nearest(V[ids], attract)].reshape(b, 2), gen)
+    left, right = V[batch[:, 0]], V[batch[:, 1]]
+    sim = (left * right).sum(1)
+    sim_l, sim_r = (left * V[neg[:, 0]]).sum(1), (right * V[neg[:, 1]]).sum(1)
+    if attract:
+        cost = (hp["delta_sim"] + sim_l - sim).relu() + (hp["delta_sim"] + sim_r - sim).relu()
+    else:
+        cost = (hp["delta_ant"] - sim_l + sim).relu() + (hp["delta_ant"] - sim_r + sim).relu()
+    o = model.orig[batch]
+    reg = hp["reg"] * 0.5 * (((left - o[:, 0]) ** 2).sum() + ((right - o[:, 1]) ** 2).sum())
+    return cost.sum() + b * reg
+
+
+@pytest.mark.parametrize("attract", [True, False])
+def test_the_batch_terms_alone_give_the_loss_and_gradient_of_every_term(attract) -> None:
+    """The loss computes only the batch's term vectors: bit for bit what every term gives,
+    multi-word terms (2 and 3 words) and a term twice in the batch included."""
+    rng = np.random.default_rng(0)
+    n_rows, dim = 60, 16
+    terms = [(i,) for i in range(50)] + [(50, 51), (52, 53, 54), (55, 56), (57, 58, 59)]
+    mean = torch.zeros((len(terms), n_rows), dtype=torch.float64)
+    for j, t in enumerate(terms):
+        mean[j, list(t)] = 1.0 / len(t)
+    rows = rng.normal(size=(n_rows, dim))
+    hp = {"delta_sim": 1.0, "delta_ant": 0.5, "reg": 0.05}
+    batch = torch.tensor([[0, 51], [3, 52], [0, 7], [53, 20], [9, 50], [11, 12]])
+    grads, losses = [], []
+    for loss in (ar_mod._Model.loss, _loss_over_every_term):
+        model = ar_mod._Model(rows, mean, torch.device("cpu"), **hp)
+        value = loss(model, batch, attract, torch.Generator().manual_seed(3))
+        value.backward()
+        losses.append(value.detach())
+        grads.append(model.P.grad.clone())
+    assert torch.equal(losses[0], losses[1])
+    assert torch.equal(grads[0], grads[1]) and grads[0].abs().sum() > 0
+
+
 # --------------------------------------------------------------------------- behaviour
 
 

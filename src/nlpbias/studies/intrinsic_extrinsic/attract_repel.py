@@ -186,12 +186,19 @@ class _Model:
 
     def loss(self, batch: torch.Tensor, attract: bool, gen: torch.Generator) -> torch.Tensor:
         hp, b = self.hp, batch.shape[0]
-        V = F.normalize(self.mean @ self.P, dim=1)
-        ids = batch.reshape(-1)  # interleaved: left0, right0, left1, right1, ...
+        # Only the batch's terms are needed: every negative is a word of the batch. Their
+        # vectors (mean of their rows, normalised) are computed alone, not all terms' vectors:
+        # for sets expanded by neighbours (1,000+ terms) that was most of a batch's time. A term
+        # vector is the same either way (a row of ``mean`` has 1-3 non-zero weights), so the
+        # numbers are those of computing every term, bit for bit (test_attract_repel.py;
+        # benchmarks/attract_repel_speed.py).
+        terms, local = torch.unique(batch, return_inverse=True)  # batch == terms[local]
+        V = F.normalize(self.mean[terms] @ self.P, dim=1)
+        ids = local.reshape(-1)  # interleaved: left0, right0, left1, right1, ...
         with torch.no_grad():
             neg = ids[_nearest(V[ids], attract)].reshape(b, 2)
-            neg = _mix(batch, neg, gen)
-        left, right = V[batch[:, 0]], V[batch[:, 1]]
+            neg = _mix(local, neg, gen)
+        left, right = V[local[:, 0]], V[local[:, 1]]
         sim = (left * right).sum(1)
         sim_l = (left * V[neg[:, 0]]).sum(1)
         sim_r = (right * V[neg[:, 1]]).sum(1)
