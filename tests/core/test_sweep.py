@@ -158,3 +158,18 @@ def test_cached_steps_around_and_inside_a_process_sweep(tmp_path, monkeypatch) -
     got = run_sweep(cached_draw, TASKS, executor="process", n_jobs=2, show_progress=False)
     assert got == expected()
     assert all(cached_draw.check_call_in_cache(**t) for t in TASKS)  # stored by the workers
+
+
+def test_process_pool_workers_share_the_cores_without_oversubscribing() -> None:
+    """Each of n workers runs cpu_count // n native threads (torch, BLAS, OpenMP), as loky's do."""
+    import os
+
+    from nlpbias.core.sweep import native_threads, worker_threads
+
+    assert worker_threads(2, cpus=2) == 1 and worker_threads(4, cpus=16) == 4
+    assert worker_threads(3, cpus=2) == 1  # never 0
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one CPU: a 2-worker pool would run serially")
+    got = run_sweep(native_threads, [{}, {}], executor="process", n_jobs=2, show_progress=False)
+    limit = worker_threads(2)
+    assert got == [{"torch": limit, "blas_openmp": limit}] * 2

@@ -16,6 +16,13 @@ and executed by :func:`run_sweep` through an *executor*:
 - any object with a ``submit(fn, *args)`` method that returns futures with ``result()``: an
   already running :class:`concurrent.futures.Executor` or a ``dask.distributed.Client``.
 
+Each worker of a ``"process"`` pool (:func:`process_pool`) runs its native thread pools (BLAS,
+OpenMP, torch's intra-op threads) with ``cpu_count // workers`` threads, as joblib's loky
+workers do: two workers that each start as many threads as there are cores leave threads waiting
+for a core that the other worker holds. On 2 cores with 2 workers that waiting made an
+Attract-Repel run of the intrinsic-vs-extrinsic sweep up to 25 times slower than alone
+(``benchmarks/attract_repel_speed.py``).
+
 Every task carries its own seed in its parameters, so the results do not depend on the
 executor, on the number of workers, or on the order in which tasks finish; :func:`run_sweep`
 returns them in the order of the tasks. The book's "Reproduce at scale" page shows how to point
@@ -33,7 +40,14 @@ from typing import Any
 
 from nlpbias.core.progress import progress
 
-__all__ = ["SweepError", "local_cluster", "run_sweep"]
+__all__ = [
+    "SweepError",
+    "local_cluster",
+    "native_threads",
+    "process_pool",
+    "run_sweep",
+    "worker_threads",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +76,66 @@ def _check_tasks(tasks: object) -> list[dict[str, Any]]:
             raise TypeError(f"task {i} must be a dict of keyword arguments, got {task!r}")
         out.append(dict(task))
     return out
+
+
+#: The environment variables that size native thread pools when a library is first loaded.
+THREAD_VARIABLES = (
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "NUMBA_NUM_THREADS",
+)
+
+
+def worker_threads(workers: int, cpus: int | None = None) -> int:
+    """Native threads per worker when ``workers`` processes share ``cpus`` cores (at least 1).
+
+    >>> worker_threads(2, cpus=2), worker_threads(2, cpus=16), worker_threads(8, cpus=2)
+    (1, 8, 1)
+    """
+    cpus = (os.cpu_count() or 1) if cpus is None else cpus
+    return max(1, cpus // max(1, workers))
+
+
+def _limit_threads(n: int) -> None:
+    """Pool initializer: ``n`` native threads in this worker, for libraries loaded now or later."""
+    for name in THREAD_VARIABLES:
+        os.environ[name] = str(n)
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=n)  # BLAS / OpenMP libraries already loaded
+    import sys
+
+    if "torch" in sys.modules:  # else torch reads OMP_NUM_THREADS when it is imported
+        sys.modules["torch"].set_num_threads(n)
+
+
+def native_threads() -> dict[str, int]:
+    """The native threads this process would use: torch's intra-op threads and the largest
+    BLAS / OpenMP pool loaded (threadpoolctl). What a :func:`process_pool` worker reports."""
+    import torch
+    from threadpoolctl import threadpool_info
+
+    pools = [int(info["num_threads"]) for info in threadpool_info()]
+    return {"torch": torch.get_num_threads(), "blas_openmp": max(pools, default=1)}
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A spawned pool of ``workers`` processes, each with :func:`worker_threads` native threads.
+
+    ``spawn``, not ``fork``: a forked child of a process whose torch or OpenMP threads are
+    running can deadlock. The thread limit changes no result of this project's tasks: their
+    torch models already run single-threaded and sized BLAS products split the output, not the
+    sums (``tests/core/test_sweep.py`` checks a sweep against a serial run).
+    """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive int, got {workers!r}")
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_limit_threads,
+        initargs=(worker_threads(workers),),
+    )
 
 
 def _fail(i: int, task: Mapping[str, Any], exc: BaseException) -> SweepError:
@@ -137,8 +211,7 @@ def run_sweep(
             return _serial(fn, task_list, show_progress, label)
         if workers == 1:
             return _serial(fn, task_list, show_progress, label)
-        ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        with process_pool(workers) as pool:
             return _submitted(pool, fn, task_list, show_progress, label)
     if not callable(getattr(executor, "submit", None)):
         raise TypeError(

@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nlpbias.core.cache import cached
+from nlpbias.core.sweep import process_pool
 from nlpbias.studies.intrinsic_extrinsic.evaluation import evaluate_embedding
 from nlpbias.studies.intrinsic_extrinsic.worker_memo import clear_memo
 
@@ -132,8 +133,4 @@ def _pool(executor: str | Any, n_jobs: int | None, n_tasks: int) -> Any:
         raise ValueError(f"n_jobs must be a positive int, got {n_jobs!r}")
     if min(workers, n_tasks) <= 1:
         return contextlib.nullcontext("serial")
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    ctx = multiprocessing.get_context("spawn")  # as run_sweep's own pools: see its module
-    return ProcessPoolExecutor(max_workers=min(workers, n_tasks), mp_context=ctx)
+    return process_pool(min(workers, n_tasks))  # spawned, threads per worker limited
