@@ -48,6 +48,20 @@ def test_the_published_pages_quote_the_recorded_measurement() -> None:
     assert timings.sync(ROOT, check=True) == []
     for name in timings.DOCS:
         assert "<!-- paper_build:paper" in (ROOT / name).read_text(encoding="utf-8"), name
+    # the demo book's times too: README's make-book cell, the instructor's per-chapter table
+    for name in ("README.md", "book/instructor.md"):
+        assert "<!-- paper_build:demo -->" in (ROOT / name).read_text(encoding="utf-8"), name
+    guide = (ROOT / "book/instructor.md").read_text(encoding="utf-8")
+    for step in timings.load(ROOT, "demo")["seconds"]:
+        assert f"<!-- paper_build:demo:{step} -->" in guide, step
+
+
+def test_a_step_region_quotes_that_step() -> None:
+    m = _measurement()
+    assert timings.render(m, "scoring") == "30.0 min"
+    assert timings.render(m, "html") == "0.3 min"
+    with pytest.raises(ValueError, match=r"or a step of the measurement \(data, scoring, html\)"):
+        timings.render(m, "pinned_auc")
 
 
 def test_a_stale_region_is_reported_then_rewritten(tmp_path) -> None:

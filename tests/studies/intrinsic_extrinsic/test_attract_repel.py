@@ -197,6 +197,11 @@ def test_other_words_are_copied_and_input_untouched(planted) -> None:
     assert not hasattr(planted, "ar_info")
     assert out.index_to_key == planted.index_to_key and out.vectors.dtype == before.dtype
     assert out is not planted and out.vectors is not planted.vectors
+    # the keys are set, not added one by one: a copy of the input's, that the output owns
+    assert out.key_to_index == planted.key_to_index
+    assert out.key_to_index is not planted.key_to_index
+    assert out.index_to_key is not planted.index_to_key
+    assert out.most_similar("he", topn=1)  # a working KeyedVectors
     trained = set(out.ar_info["trained"])
     assert trained == set(Q.targets[0] + Q.targets[1] + Q.attributes[0] + Q.attributes[1])
     others = [i for i, k in enumerate(planted.index_to_key) if k not in trained]

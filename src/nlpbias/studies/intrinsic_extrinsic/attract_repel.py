@@ -388,8 +388,12 @@ def attract_repel(
     new_rows = trained / np.linalg.norm(trained, axis=1, keepdims=True) * norms[:, None]
     vectors = np.array(kv.vectors, copy=True)
     vectors[rows] = new_rows.astype(vectors.dtype)
+    # the same keys in the same order: set them as they are (add_vectors would check each of
+    # GloVe's 400,000 keys against the vocabulary it builds, 0.4 s of every run)
     out = KeyedVectors(vector_size=kv.vector_size, count=0, dtype=vectors.dtype)
-    out.add_vectors(list(kv.index_to_key), vectors)
+    out.index_to_key = list(kv.index_to_key)
+    out.key_to_index = dict(kv.key_to_index)
+    out.vectors = vectors
     for attr, values in getattr(kv, "expandos", {}).items():  # per-key attributes, e.g. count
         out.expandos[attr] = np.array(values, copy=True)
     seconds = time.perf_counter() - start
