@@ -263,6 +263,20 @@ def test_oov_terms_dropped_with_warning(planted, caplog) -> None:
     assert out.ar_info["n_attract"] == 9 and out.ar_info["n_repel"] == 9
 
 
+def test_a_caller_that_reports_the_oov_terms_gets_them_at_info(planted, caplog) -> None:
+    """The sweep lists them in the chapter (dropped_text): no warning on a notebook's stderr."""
+    q = Query((list(Q.targets[0]) + ["cosmonaut"], Q.targets[1]), Q.attributes)
+    planted = copy.deepcopy(planted)  # a new embedding: the warning is once per embedding
+    name = "nlpbias.studies.intrinsic_extrinsic.attract_repel"
+    with caplog.at_level(logging.INFO, logger=name):
+        out = attract_repel(planted, q, batch_size=4, show_progress=False, warn_oov=False)
+    assert out.ar_info["oov"] == ["cosmonaut"]
+    [record] = [r for r in caplog.records if "cosmonaut" in r.getMessage()]
+    assert record.levelno == logging.INFO
+    with pytest.raises(TypeError, match="warn_oov"):
+        attract_repel(planted, q, show_progress=False, warn_oov="no")
+
+
 def test_oov_warning_once_per_embedding_and_wrapped(planted, caplog) -> None:
     # a sweep fits Attract-Repel many times on one embedding: the dropped terms are said once,
     # on lines that fit a notebook's output cell

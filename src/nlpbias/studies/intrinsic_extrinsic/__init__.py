@@ -16,6 +16,7 @@ from nlpbias.studies.intrinsic_extrinsic import machines
 from nlpbias.studies.intrinsic_extrinsic.correlation import (
     correlations,
     design_scores,
+    dropped_text,
     mean_rho_interval,
     scores_frame,
     seed_spread,
@@ -137,6 +138,7 @@ __all__ = [
     "skipped_cells",
     "skipped_table",
     "skipped_text",
+    "dropped_text",
     "spread_at_similar",
     "spread_text",
     "wordset_table",

@@ -94,7 +94,7 @@ logger = logging.getLogger(__name__)
 _REPORTED_OOV: set[tuple[int, str, tuple[str, ...]]] = set()
 
 
-def _warn_oov_once(kv: KeyedVectors, name: str, oov: list[str]) -> None:
+def _warn_oov_once(kv: KeyedVectors, name: str, oov: list[str], level: int) -> None:
     """Log the terms dropped from ``name`` once per embedding and process, wrapped to 72 columns.
 
     A sweep fits Attract-Repel many times on the same original embedding (once per setting), in
@@ -109,7 +109,7 @@ def _warn_oov_once(kv: KeyedVectors, name: str, oov: list[str]) -> None:
         f"attract_repel: {len(oov)} term(s) of word set {name!r} not in the embedding, "
         f"dropped: {', '.join(oov)}"
     )
-    logger.warning(textwrap.fill(text, width=72, subsequent_indent="  ", break_long_words=False))
+    logger.log(level, textwrap.fill(text, width=72, subsequent_indent="  ", break_long_words=False))
 
 
 # --------------------------------------------------------------------------- checks
@@ -227,6 +227,7 @@ def attract_repel(
     device: str | torch.device = "auto",
     lowercase: bool = True,
     drop_last: bool = True,
+    warn_oov: bool = True,
 ) -> KeyedVectors:
     """Debias or over-bias an embedding with Attract-Repel on a word set's pairs.
 
@@ -265,6 +266,11 @@ def attract_repel(
         cased one. Measure WEAT with the same setting.
     drop_last : bool, default True
         Use only full batches, as the references do; ``False`` uses every pair each epoch.
+    warn_oov : bool, default True
+        Log the terms not in the embedding as a warning (once per embedding, word set and
+        process); ``False`` logs them at INFO, for a caller that reports ``ar_info["oov"]``
+        itself (the intrinsic-vs-extrinsic sweep's :func:`~nlpbias.studies.
+        intrinsic_extrinsic.correlation.dropped_text`).
 
     Returns
     -------
@@ -310,6 +316,7 @@ def attract_repel(
         (show_progress, "show_progress"),
         (lowercase, "lowercase"),
         (drop_last, "drop_last"),
+        (warn_oov, "warn_oov"),
     ):
         check_bool(flag, name)
     dev = resolve_device(device)
@@ -318,7 +325,7 @@ def attract_repel(
 
     attract, repel, oov, names = term_pairs(query, kv.key_to_index, mode, lowercase)
     if oov:
-        _warn_oov_once(kv, query.name, oov)
+        _warn_oov_once(kv, query.name, oov, logging.WARNING if warn_oov else logging.INFO)
     sizes = {
         "attract": _batches(len(attract), batch_size, drop_last),
         "repel": _batches(len(repel), batch_size, drop_last),

@@ -31,6 +31,7 @@ __all__ = [
     "check_one_design",
     "correlations",
     "design_scores",
+    "dropped_text",
     "mean_rho_interval",
     "scores_frame",
     "seed_spread",
@@ -473,3 +474,48 @@ def skipped_text(results: Sequence[Mapping[str, Any]], *, name_up_to: int = 3) -
             f"{FAMILY_LABELS.get(family, family)} {where}."
         )
     return "In this run:\n\n" + "\n".join(items)
+
+
+def dropped_text(results: Sequence[Mapping[str, Any]], *, show_up_to: int = 8) -> str:
+    """Which terms of the modification sets Attract-Repel could not change, in words.
+
+    Attract-Repel changes the terms an embedding has; a term it lacks (``modification_oov`` of a
+    sweep task's result) is left out of the constraints. One item per family, modification set
+    and design: the terms missing from at least one of its Attract-Repel embeddings (the first
+    ``show_up_to`` named) and how many of those embeddings lack some.
+
+    Examples
+    --------
+    >>> spec = {"method": "attract_repel", "family": "coref", "modset": "weat",
+    ...         "design": "expanded"}
+    >>> res = [{"spec": spec, "modification_oov": ["NASA", "calculus"]},
+    ...        {"spec": spec, "modification_oov": []}]
+    >>> print(dropped_text(res))
+    Attract-Repel changed only the terms an embedding has; it left out:
+    <BLANKLINE>
+    - for coreference, gender, the generic WEAT set (expanded): 2 terms (NASA, calculus), missing from 1 of its 2 embeddings.
+    """  # noqa: E501
+    from nlpbias.studies.intrinsic_extrinsic.figures import FAMILY_LABELS
+
+    groups: dict[tuple[str, str, str], list[list[str]]] = {}
+    for res in results:
+        spec = res["spec"]
+        if spec.get("method") == "attract_repel":
+            key = (spec["family"], spec["modset"], spec.get("design", "expanded"))
+            groups.setdefault(key, []).append(list(res.get("modification_oov", [])))
+    items = []
+    for (family, modset, design), lists in groups.items():
+        terms = list(dict.fromkeys(t for oov in lists for t in oov))
+        if not terms:
+            continue
+        shown = ", ".join(terms[:show_up_to]) + (", ..." if len(terms) > show_up_to else "")
+        which = "the aligned (extracted) set" if modset == "extracted" else "the generic WEAT set"
+        lacking = sum(1 for oov in lists if oov)
+        items.append(
+            f"- for {FAMILY_LABELS.get(family, family)}, {which} ({design}): {len(terms)} terms "
+            f"({shown}), missing from {lacking} of its {len(lists)} embeddings."
+        )
+    if not items:
+        return "Attract-Repel found every term of every modification set in its embedding."
+    head = "Attract-Repel changed only the terms an embedding has; it left out:"
+    return head + "\n\n" + "\n".join(items)

@@ -114,6 +114,8 @@ def evaluate_embedding(
         ``spec`` (the spec), ``intrinsic`` (list of records: family, wordset, metric, value),
         ``skipped`` (word sets too far out of the vocabulary to measure: family, wordset,
         reason — their column is left out of the correlations),
+        ``modification_oov`` (terms of the modification set that Attract-Repel could not
+        change, absent from the embedding; empty for other methods),
         ``extrinsic`` (list of records: seed, metric name, value), ``vocab_size`` and
         ``seconds``.
     """
@@ -152,6 +154,7 @@ def evaluate_embedding(
         "intrinsic": intrinsic,
         "skipped": skipped,
         "extrinsic": extrinsic,
+        "modification_oov": list(getattr(kv, "ar_info", {}).get("oov", [])),
         "vocab_size": len(kv.key_to_index),
         "build_seconds": built,
         "seconds": time.perf_counter() - start,

@@ -336,4 +336,5 @@ def _attract_repel(kv: Any, spec: Mapping[str, Any], opts: Mapping[str, Any]) ->
         # and so always filled batches of 50; ours are not, and with the reference schedule
         # (drop_last=True) a kind with < 50 pairs would get no update at all.
         drop_last=False,
+        warn_oov=False,  # the chapter lists them (correlation.dropped_text)
     )
