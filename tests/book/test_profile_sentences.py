@@ -143,9 +143,9 @@ CLAIMS: list[tuple[str, str, Callable[[str], bool] | str]] = [
     ("scoring", "so on `smoke`, `demo` and `paper` the base model is the book's {term}`stand-in`",
      lambda c: all(params(c, p)["model"] == "standin" for p in ("smoke", "demo", "paper"))),
     ("scoring", "the published one is `paper`'s, in `notebooks/profiles.yml`", NOT_A_CLAIM),
-    ("scoring", "`demo` for 150 small steps, so their numbers only show that the pipeline runs;",
-     lambda c: params(c, "demo")["standin"]["steps"] == 150
-     and params(c, "smoke")["standin"]["steps"] < 150 < params(c, "paper")["standin"]["steps"]),
+    ("scoring", "`demo` for 100 small steps, so their numbers only show that the pipeline runs;",
+     lambda c: params(c, "demo")["standin"]["steps"] == 100
+     and params(c, "smoke")["standin"]["steps"] < 100 < params(c, "paper")["standin"]["steps"]),
     ("scoring", "On `paper` the people are Trump and Clinton",
      lambda c: params(c, "paper")["people"] == ["Trump", "Clinton"]),
     ("scoring", "(`smoke` and `demo` 2 seeds, `paper` 3, `full` 5)",
@@ -161,8 +161,9 @@ CLAIMS: list[tuple[str, str, Callable[[str], bool] | str]] = [
      lambda c: [len(params(c, p)["fine_tune_seeds"]) for p in ("smoke", "demo", "paper")]
      == [2, 2, 3]),
     ("scoring", "`demo`, `paper`: the {term}`stand-in` (MiniLM encoder + a new masked-LM head",
-     lambda c: params(c, "demo")["standin"]["steps"] == 150
+     lambda c: params(c, "demo")["standin"]["steps"] == 100
      and params(c, "demo")["standin"]["batch_size"] == 16
+     and params(c, "demo")["standin"]["max_length"] == 64
      and all(params(c, p)["model"] == "standin" for p in ("demo", "paper"))
      and params(c, "full")["model"] != "standin"),
     ("scoring", "`demo`: one SYNTHETIC planted person; `paper`: Trump and Clinton",
