@@ -7,6 +7,10 @@ rewrites every marked region of :data:`DOCS` from the recorded measurement. A re
 
     <!-- paper_build:paper -->...<!-- /paper_build:paper -->          (every chapter)
     <!-- paper_build:paper:total -->...<!-- /paper_build:paper -->    (the total and date only)
+    <!-- paper_build:demo:scoring -->...<!-- /paper_build:demo -->    (one step's time only)
+
+A step's region is what a per-chapter table cell holds (the instructor's guide's week plan); the
+table's date then comes from a ``total`` region beside it.
 
 The test suite runs ``sync(root, check=True)``: a page whose times differ from the recorded
 measurement fails it, and so does a recorded measurement without its date. Prose around a region
@@ -79,6 +83,9 @@ def _min(seconds: float) -> str:
 def render(measurement: dict[str, Any], style: str | None = None) -> str:
     """The text of a region: the total with its date and machine, and (by default) each step.
 
+    ``style`` ``"total"`` gives the total and its date only; a step's name (a key of
+    ``seconds``), that step's time only.
+
     Examples
     --------
     >>> m = {"date": "2026-11-27", "cpus": 2, "machine_state": "idle", "total": 600.0,
@@ -86,6 +93,8 @@ def render(measurement: dict[str, Any], style: str | None = None) -> str:
     ...      "seconds": {"data": 30.0, "scoring": 570.0}}
     >>> render(m, "total")
     '10.0 min (measured 2026-11-27 on 2 cores)'
+    >>> render(m, "scoring")
+    '9.5 min'
     >>> render(m)  # doctest: +NORMALIZE_WHITESPACE
     '**10.0 min** from an empty cache, models included (one run of `benchmarks/paper_build.py`
     on 2026-11-27, 2 cores, idle; Xeon, avx2, no AMX): data 0.5 min, scoring 9.5 min'
@@ -93,8 +102,13 @@ def render(measurement: dict[str, Any], style: str | None = None) -> str:
     date, cpus = measurement["date"], measurement["cpus"]
     if style == "total":
         return f"{_min(measurement['total'])} (measured {date} on {cpus} cores)"
+    if style in measurement["seconds"]:
+        return _min(measurement["seconds"][style])
     if style is not None:
-        raise ValueError(f"unknown region style {style!r}; use none or 'total'")
+        raise ValueError(
+            f"unknown region style {style!r}; use none, 'total' or a step of the measurement "
+            f"({', '.join(measurement['seconds'])})"
+        )
     machine = measurement["machine"]
     isa = machine.get("isa", [])
     flags = " ".join(isa) or "no vector flags recorded"
