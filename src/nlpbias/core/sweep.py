@@ -19,9 +19,9 @@ and executed by :func:`run_sweep` through an *executor*:
 Each worker of a ``"process"`` pool (:func:`process_pool`) runs its native thread pools (BLAS,
 OpenMP, torch's intra-op threads) with ``cpu_count // workers`` threads, as joblib's loky
 workers do: two workers that each start as many threads as there are cores leave threads waiting
-for a core that the other worker holds. On 2 cores with 2 workers that waiting made an
-Attract-Repel run of the intrinsic-vs-extrinsic sweep up to 25 times slower than alone
-(``benchmarks/attract_repel_speed.py``).
+for a core that the other worker holds. On 2 cores, two Attract-Repel runs side by side in 2
+such workers took 305 s each against 15 s for one run alone, and 15 s each with the limit
+(``benchmarks/attract_repel_speed.py``, 2026-11-27).
 
 Every task carries its own seed in its parameters, so the results do not depend on the
 executor, on the number of workers, or on the order in which tasks finish; :func:`run_sweep`
@@ -34,6 +34,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -104,8 +105,6 @@ def _limit_threads(n: int) -> None:
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(limits=n)  # BLAS / OpenMP libraries already loaded
-    import sys
-
     if "torch" in sys.modules:  # else torch reads OMP_NUM_THREADS when it is imported
         sys.modules["torch"].set_num_threads(n)
 
@@ -124,9 +123,9 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
     """A spawned pool of ``workers`` processes, each with :func:`worker_threads` native threads.
 
     ``spawn``, not ``fork``: a forked child of a process whose torch or OpenMP threads are
-    running can deadlock. The thread limit changes no result of this project's tasks: their
-    torch models already run single-threaded and sized BLAS products split the output, not the
-    sums (``tests/core/test_sweep.py`` checks a sweep against a serial run).
+    running can deadlock. The thread limit changed no result of this project's sweeps: their
+    torch models already train on one thread, and the 196 tasks of the intrinsic-vs-extrinsic
+    chapter's ``paper`` sweep gave identical values with and without it (2026-11-27).
     """
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
