@@ -138,19 +138,45 @@ def test_resolve_device():
 
 
 @pytest.mark.parametrize(
-    ("isa", "expected"),
+    ("isa", "speedup", "expected"),
     [
-        (["avx512f", "avx512_bf16", "amx_tile", "amx_bf16"], True),  # AMX: native bf16 products
-        (["avx512f", "avx512_bf16"], False),  # bf16 dot products only: slower than fp32 (mlm_step)
-        ([], False),
+        (["avx512f", "avx512_bf16", "amx_tile", "amx_bf16"], None, True),  # AMX: no probe needed
+        (["avx512f", "avx512_bf16"], 0.76, False),  # the 2026-11-27 Xeon: bf16 products slower
+        (["avx512f", "avx512_bf16"], 4.66, True),  # the Zen 5 EPYC: bf16 products 4.7x faster
+        (["avx512f", "avx512_bf16"], enc.BF16_MIN_SPEEDUP, True),  # the threshold counts
+        (["avx512f", "avx512_bf16"], enc.BF16_MIN_SPEEDUP - 0.01, False),
+        ([], 1.0, False),
     ],
 )
-def test_auto_bf16_follows_the_cpus_matrix_units(monkeypatch, isa, expected):
+def test_auto_bf16_follows_the_measured_bf16_products(monkeypatch, isa, speedup, expected):
+    def probe():
+        if speedup is None:
+            raise AssertionError("AMX decides without the probe")
+        return speedup
+
     monkeypatch.setattr(enc, "machine", lambda: {"isa": isa})
+    monkeypatch.setattr(enc, "bf16_speedup", probe)
     cpu = torch.device("cpu")
     assert enc.native_bf16(cpu) is expected
     assert enc.resolve_bf16("auto", cpu) is expected
     assert enc.resolve_bf16(True, cpu) is True and enc.resolve_bf16(False, cpu) is False
+
+
+def test_bf16_probe_times_both_products(monkeypatch):
+    shapes = []
+    real_matmul = torch.Tensor.__matmul__
+
+    def matmul(x, y):
+        shapes.append((x.dtype, tuple(x.shape), tuple(y.shape)))
+        return real_matmul(x, y)
+
+    monkeypatch.setattr(torch.Tensor, "__matmul__", matmul)
+    fp32, bf16 = enc.bf16_matmul_seconds(repeat=2)
+    assert all(np.isfinite(t) and t > 0 for t in (fp32, bf16))
+    m, k, n = 4096, 384, 1536  # 32 x 128 tokens through MiniLM's feed-forward layer
+    assert shapes == [(torch.float32, (m, k), (k, n))] * 3 + [(torch.bfloat16, (m, k), (k, n))] * 3
+    with pytest.raises(ValueError, match="repeat"):
+        enc.bf16_matmul_seconds(repeat=0)
 
 
 def test_auto_bf16_on_cuda_asks_the_gpu(monkeypatch):

@@ -95,6 +95,12 @@ def render(measurement: dict[str, Any], style: str | None = None) -> str:
     '10.0 min (measured 2026-11-27 on 2 cores)'
     >>> render(m, "scoring")
     '9.5 min'
+    >>> m["machine"]["bf16_auto"] = "bfloat16 (bfloat16 products 4.66x float32's)"
+    >>> render(m).split(": data")[0]  # doctest: +NORMALIZE_WHITESPACE
+    "**10.0 min** from an empty cache, models included (one run of `benchmarks/paper_build.py` on
+    2026-11-27, 2 cores, idle; Xeon, avx2, no AMX; masked-LM steps in bfloat16 (bfloat16
+    products 4.66x float32's))"
+    >>> del m["machine"]["bf16_auto"]
     >>> render(m)  # doctest: +NORMALIZE_WHITESPACE
     '**10.0 min** from an empty cache, models included (one run of `benchmarks/paper_build.py`
     on 2026-11-27, 2 cores, idle; Xeon, avx2, no AMX): data 0.5 min, scoring 9.5 min'
@@ -113,7 +119,9 @@ def render(measurement: dict[str, Any], style: str | None = None) -> str:
     isa = machine.get("isa", [])
     flags = " ".join(isa) or "no vector flags recorded"
     if isa and "amx_tile" not in isa:
-        flags += ", no AMX"  # what decides bf16: auto, and so the masked-LM steps' speed
+        flags += ", no AMX"  # with the probe below, what decides bf16: auto
+    if "bf16_auto" in machine:  # what bf16: auto picked, and so the masked-LM steps' speed
+        flags += f"; masked-LM steps in {machine['bf16_auto']}"
     steps = []
     for step, seconds in measurement["seconds"].items():
         text = f"{LABELS.get(step, step)} {_min(seconds)}"

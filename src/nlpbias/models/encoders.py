@@ -13,10 +13,12 @@ alternative.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
 import socket
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -30,10 +32,13 @@ from nlpbias.core.progress import progress as progress_bar
 from nlpbias.core.repro import machine
 
 __all__ = [
+    "BF16_MIN_SPEEDUP",
     "HEAD_LAYERS_KEY",
     "MINILM_ALIASES",
     "ResidualDense",
     "add_head_layers",
+    "bf16_matmul_seconds",
+    "bf16_speedup",
     "MINILM_NAME",
     "encode",
     "from_pretrained",
@@ -178,14 +183,69 @@ def resolve_device(device: str | torch.device = "auto") -> torch.device:
     return resolved
 
 
+#: ``bf16: "auto"`` autocasts on a CPU without AMX-BF16 only when its bfloat16 matrix products
+#: are at least this many times faster than its float32 ones (:func:`bf16_speedup`). Measured
+#: with ``benchmarks/mlm_step.py``: 0.76x on a Xeon 6/207/2 with ``avx512_bf16`` and no AMX
+#: (2026-11-27; a training step 3.00 s in bfloat16 against 2.07 s in float32), 4.66x on an AMD
+#: EPYC 26/2/1 (Zen 5; 1.08 s against 2.22 s). The threshold lies far from both, so one machine
+#: does not flip between the two precisions from run to run.
+BF16_MIN_SPEEDUP = 2.0
+
+#: The probe's shape: one batch of 32 x 128 tokens through MiniLM's feed-forward layer.
+_PROBE_SHAPE = (4096, 384, 1536)
+
+
+def bf16_matmul_seconds(repeat: int = 5) -> tuple[float, float]:
+    """Median seconds of one float32 and one bfloat16 CPU matrix product of the probe's shape.
+
+    The product is ``(4096 x 384) @ (384 x 1536)``: a batch of 32 x 128 tokens through the
+    feed-forward layer of MiniLM, the masked-LM steps' largest cost. Each is run once to warm up,
+    then ``repeat`` times, with torch's current threads.
+
+    Returns
+    -------
+    (float, float)
+        Seconds of the float32 product, seconds of the bfloat16 one.
+    """
+    check_int(repeat, "repeat", minimum=1)
+    m, k, n = _PROBE_SHAPE
+    gen = torch.Generator().manual_seed(0)
+    a, b = torch.randn(m, k, generator=gen), torch.randn(k, n, generator=gen)
+
+    def median_seconds(x: torch.Tensor, y: torch.Tensor) -> float:
+        x @ y  # warm-up: kernel selection, first-touch of the output
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            x @ y
+            times.append(time.perf_counter() - start)
+        return float(np.median(times))
+
+    return median_seconds(a, b), median_seconds(a.bfloat16(), b.bfloat16())
+
+
+@functools.cache
+def bf16_speedup() -> float:
+    """How many times faster this CPU multiplies bfloat16 matrices than float32 ones.
+
+    The ratio of :func:`bf16_matmul_seconds` (float32 over bfloat16), measured once per process
+    (about 0.5 s). Above 1, bfloat16 products are faster. A CPU with ``avx512_bf16`` may still
+    be slower in bfloat16 (see :data:`BF16_MIN_SPEEDUP`), so the CPU flags cannot decide this.
+    """
+    fp32, bf16 = bf16_matmul_seconds()
+    ratio = fp32 / bf16
+    logger.info("bfloat16 matrix products: %.2fx the speed of float32 ones on this CPU", ratio)
+    return ratio
+
+
 def native_bf16(device: torch.device) -> bool:
-    """Whether ``device`` multiplies bfloat16 matrices in hardware, so that autocast pays off.
+    """Whether ``device`` multiplies bfloat16 matrices fast enough for autocast to pay off.
 
     CUDA: :func:`torch.cuda.is_bf16_supported`. CPU: the AMX-BF16 tile unit (``amx_bf16`` in
-    ``/proc/cpuinfo``). ``avx512_bf16`` alone is not enough: on a 2-core Xeon with
-    ``avx512_bf16`` and no AMX (2026-11-27), one training step of the scoring chapter's stand-in
-    took 3.00 s under bfloat16 autocast and 2.07 s in float32 (``benchmarks/mlm_step.py``): the
-    conversions around every matrix product cost more than the narrower products save.
+    ``/proc/cpuinfo``), or else bfloat16 products measured at least :data:`BF16_MIN_SPEEDUP`
+    times as fast as float32 ones (:func:`bf16_speedup`). The flags alone cannot tell:
+    ``avx512_bf16`` was on both hosts of :data:`BF16_MIN_SPEEDUP`, and bfloat16 was 0.76x
+    float32's speed on one and 4.66x on the other. What ran is in each model's key and card.
 
     Examples
     --------
@@ -195,7 +255,7 @@ def native_bf16(device: torch.device) -> bool:
     if device.type == "cuda":
         return bool(torch.cuda.is_bf16_supported())
     if device.type == "cpu":
-        return "amx_bf16" in machine()["isa"]
+        return "amx_bf16" in machine()["isa"] or bf16_speedup() >= BF16_MIN_SPEEDUP
     return False
 
 

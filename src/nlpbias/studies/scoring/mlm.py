@@ -26,9 +26,11 @@ at the selected positions only, and for BERT models the output layer is applied 
 instead of scoring every position against the 30k-word vocabulary: one stand-in training step
 (batch 32 x 128, top 2 layers trainable, 2 CPU cores) took 1.9 s instead of 5.9 s
 (``benchmarks/mlm_step.py``). bfloat16 autocast (``bf16``) is a speed-up only where the hardware
-multiplies bfloat16 natively: 1.2 s on the 2026-11-25 host, but 3.00 s against 2.07 s in float32
-on a CPU with ``avx512_bf16`` and no AMX (every layer trainable). The book's profiles say
-``bf16: auto`` (:func:`~nlpbias.models.encoders.native_bf16`), and the model cards record what ran.
+multiplies bfloat16 fast: 1.2 s on the 2026-11-25 host and 1.08 s against 2.22 s in float32 on an
+AMD EPYC (Zen 5), but 3.00 s against 2.07 s on a Xeon with ``avx512_bf16`` and no AMX (every
+layer trainable). The book's profiles say ``bf16: auto``, which times one bfloat16 and one
+float32 product to decide (:func:`~nlpbias.models.encoders.native_bf16`); the model's key and
+card record what ran.
 
 **Randomness.** The randomness of step ``s`` comes from a generator seeded with
 ``(random_state, s)`` (:func:`step_generator`) and dropout from torch's global generator seeded
@@ -573,7 +575,7 @@ class StandInConfig:
     ``warmup_steps`` in each phase and decay linearly to 0 at ``steps``. ``mlm_probability`` is
     the share of tokens selected for the loss in training (held-out accuracy always masks 15 %);
     ``n_eval_blocks`` caps the held-out blocks (1 % of them); ``bf16`` turns on bfloat16
-    autocast (``"auto"``: where the hardware multiplies bfloat16 natively,
+    autocast (``"auto"``: where the hardware multiplies bfloat16 fast,
     :func:`~nlpbias.models.encoders.native_bf16`; the card's config says what ran);
     ``random_state`` seeds the new head, the split, the batches, masks and dropout.
 
@@ -1215,7 +1217,7 @@ def fine_tune_mlm(
         with the model; :func:`load_mlm` rebuilds them.
     bf16 : bool or "auto", default "auto"
         bfloat16 autocast (CPU and CUDA); ``"auto"``: where the hardware multiplies bfloat16
-        natively (:func:`~nlpbias.models.encoders.native_bf16`), float32 elsewhere. The
+        fast (:func:`~nlpbias.models.encoders.native_bf16`), float32 elsewhere. The
         resolved value is part of the cache key and of ``params``.
     random_state : int
         Seeds the held-out split (without ``val_texts``), the batch order, masks and dropout.
