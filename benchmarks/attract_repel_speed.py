@@ -7,7 +7,8 @@ here in this process against its baseline on a GloVe 50-d set of 4 x N words:
 
 1. **loss over the batch's terms** (``attract_repel._Model.loss``) against the loss over every
    term's vector, as the reference implementations compute it (baseline): the trained vectors
-   must be bit-identical;
+   were bit-identical on the Xeon of 2026-11-27 (on other CPUs the gradients may differ in the
+   last bit, so the line below may say False with equal vectors to rounding);
 2. **a pool whose workers share the cores** (``nlpbias.core.sweep.process_pool``: each of the 2
    workers runs ``cpu_count // 2`` native threads) against a spawned pool of 2 workers with the
    libraries' default threads (baseline), each running the same two Attract-Repel tasks.

@@ -190,8 +190,10 @@ class _Model:
         # vectors (mean of their rows, normalised) are computed alone, not all terms' vectors:
         # for sets expanded by neighbours (1,000+ terms) that was most of a batch's time. A term
         # vector is the same either way (a row of ``mean`` has 1-3 non-zero weights), so the
-        # numbers are those of computing every term, bit for bit (test_attract_repel.py;
-        # benchmarks/attract_repel_speed.py).
+        # loss is that of computing every term, bit for bit; its gradient is too on the Xeon of
+        # 2026-11-27, while on an AMD EPYC (Zen 5) the BLAS sums the backward product in another
+        # order and a few entries differ in the last bit (<= 6e-17 in float64;
+        # test_attract_repel.py; benchmarks/attract_repel_speed.py).
         terms, local = torch.unique(batch, return_inverse=True)  # batch == terms[local]
         V = F.normalize(self.mean[terms] @ self.P, dim=1)
         ids = local.reshape(-1)  # interleaved: left0, right0, left1, right1, ...
