@@ -36,12 +36,7 @@ import torch
 from nlpbias.book import runner
 from nlpbias.core import repro
 from nlpbias.data.corpora import load_wiki_summaries
-from nlpbias.models.encoders import (
-    BF16_MIN_SPEEDUP,
-    bf16_matmul_seconds,
-    bf16_speedup,
-    native_bf16,
-)
+from nlpbias.models.encoders import BF16_PROBE_SHAPE, bf16_auto_report, bf16_matmul_seconds
 from nlpbias.studies.scoring import mlm
 from nlpbias.studies.scoring.mlm import mask_tokens, masked_lm_loss, pack_blocks
 
@@ -61,27 +56,21 @@ def _best(fn, repeat: int) -> float:
 def machine_report(repeat: int = 5) -> list[str]:
     """The lines that tell two machines apart for this step (see the module docstring)."""
     info = repro.machine()
-    fp32_s, bf16_s = bf16_matmul_seconds(repeat)  # what bf16: auto probes (4096 x 384 x 1536)
-    flops = 2 * 4096 * 384 * 1536
+    fp32_s, bf16_s = bf16_matmul_seconds(repeat)  # the product bf16: auto times
+    m, k, n = BF16_PROBE_SHAPE
+    flops = 2 * m * k * n
     fp32, bf16 = flops / fp32_s / 1e9, flops / bf16_s / 1e9
     big = torch.empty(64 * 2**20 // 4)  # 64 MiB, well past the caches
     out = torch.empty_like(big)
     bandwidth = 2 * big.nbytes / _best(lambda: out.copy_(big), repeat) / 1e9  # read + write
-    auto = native_bf16(torch.device("cpu"))
-    why = (
-        "AMX-BF16 present"
-        if "amx_bf16" in info["isa"]
-        else f"bfloat16 products {bf16_speedup():.2f}x float32's; bfloat16 from "
-        f"{BF16_MIN_SPEEDUP:g}x"
-    )
     return [
         f"CPU: {info['cpu_model']} (family/model/stepping {info['cpu_family_model_stepping']}),"
         f" {info['cpus']} usable cores",
         f"flags: {' '.join(info['isa']) or 'none of ' + ', '.join(repro.ISA_FLAGS)}",
         f"torch {torch.__version__}: kernels {info.get('torch_cpu_capability')},"
         f" BLAS {info.get('torch_blas')}, {torch.get_num_threads()} threads",
-        f"bf16: auto -> {'bfloat16' if auto else 'float32'} ({why})",
-        f"matrix product 4096 x 384 x 1536: float32 {fp32:6.1f} GFLOP/s,"
+        f"bf16: auto -> {bf16_auto_report()}",
+        f"matrix product {m} x {k} x {n}: float32 {fp32:6.1f} GFLOP/s,"
         f" bfloat16 {bf16:6.1f} GFLOP/s ({bf16 / fp32:.2f}x)",
         f"memory copy of 64 MiB: {bandwidth:5.1f} GB/s",
     ]

@@ -66,16 +66,6 @@ def _machine_state() -> str:
     return f"{state} at the start ({busy:.0f} % of the CPU time busy over 2 s)"
 
 
-def _bf16_auto() -> str:
-    """What ``bf16: auto`` picks on this machine, and the measured speed-up that decides it."""
-    import torch
-
-    from nlpbias.models.encoders import bf16_speedup, native_bf16
-
-    picked = "bfloat16" if native_bf16(torch.device("cpu")) else "float32"
-    return f"{picked} (bfloat16 products {bf16_speedup():.2f}x float32's)"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", default="paper")
@@ -105,9 +95,10 @@ def main() -> None:
     times: dict[str, float] = {}
     from nlpbias.book.runner import git_commit
     from nlpbias.core.repro import machine
+    from nlpbias.models.encoders import bf16_auto_report
 
     state = _machine_state()
-    bf16_auto = _bf16_auto()  # timed here, on the idle machine, as each chapter's process does
+    bf16_auto = bf16_auto_report()  # timed here, on the idle machine, as each chapter does
     date = time.strftime("%Y-%m-%d", time.gmtime())
     print(state, flush=True)
     print(f"profile {args.profile}, empty cache {cache}, {os.cpu_count()} CPUs", flush=True)

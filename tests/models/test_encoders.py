@@ -160,6 +160,9 @@ def test_auto_bf16_follows_the_measured_bf16_products(monkeypatch, isa, speedup,
     assert enc.native_bf16(cpu) is expected
     assert enc.resolve_bf16("auto", cpu) is expected
     assert enc.resolve_bf16(True, cpu) is True and enc.resolve_bf16(False, cpu) is False
+    report = enc.bf16_auto_report()
+    assert report.startswith("bfloat16 (" if expected else "float32 (")
+    assert ("AMX-BF16 present" if speedup is None else f"{speedup:.2f}x float32's") in report
 
 
 def test_bf16_probe_times_both_products(monkeypatch):

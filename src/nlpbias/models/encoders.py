@@ -33,10 +33,12 @@ from nlpbias.core.repro import machine
 
 __all__ = [
     "BF16_MIN_SPEEDUP",
+    "BF16_PROBE_SHAPE",
     "HEAD_LAYERS_KEY",
     "MINILM_ALIASES",
     "ResidualDense",
     "add_head_layers",
+    "bf16_auto_report",
     "bf16_matmul_seconds",
     "bf16_speedup",
     "MINILM_NAME",
@@ -191,8 +193,8 @@ def resolve_device(device: str | torch.device = "auto") -> torch.device:
 #: does not flip between the two precisions from run to run.
 BF16_MIN_SPEEDUP = 2.0
 
-#: The probe's shape: one batch of 32 x 128 tokens through MiniLM's feed-forward layer.
-_PROBE_SHAPE = (4096, 384, 1536)
+#: The probe's ``(m, k, n)``: one batch of 32 x 128 tokens through MiniLM's feed-forward layer.
+BF16_PROBE_SHAPE = (4096, 384, 1536)
 
 
 def bf16_matmul_seconds(repeat: int = 5) -> tuple[float, float]:
@@ -208,7 +210,7 @@ def bf16_matmul_seconds(repeat: int = 5) -> tuple[float, float]:
         Seconds of the float32 product, seconds of the bfloat16 one.
     """
     check_int(repeat, "repeat", minimum=1)
-    m, k, n = _PROBE_SHAPE
+    m, k, n = BF16_PROBE_SHAPE
     gen = torch.Generator().manual_seed(0)
     a, b = torch.randn(m, k, generator=gen), torch.randn(k, n, generator=gen)
 
@@ -238,6 +240,22 @@ def bf16_speedup() -> float:
     return ratio
 
 
+def _cpu_bf16() -> tuple[bool, str]:
+    """Whether ``bf16: "auto"`` autocasts on this CPU, and why, in words."""
+    if "amx_bf16" in machine()["isa"]:
+        return True, "AMX-BF16 present"
+    ratio = bf16_speedup()
+    why = f"bfloat16 products {ratio:.2f}x float32's; bfloat16 from {BF16_MIN_SPEEDUP:g}x"
+    return ratio >= BF16_MIN_SPEEDUP, why
+
+
+def bf16_auto_report() -> str:
+    """What ``bf16: "auto"`` picks on this CPU and why, e.g. ``"float32 (bfloat16 products
+    0.76x float32's; bfloat16 from 2x)"`` (for ``benchmarks/``' machine reports)."""
+    picked, why = _cpu_bf16()
+    return f"{'bfloat16' if picked else 'float32'} ({why})"
+
+
 def native_bf16(device: torch.device) -> bool:
     """Whether ``device`` multiplies bfloat16 matrices fast enough for autocast to pay off.
 
@@ -255,7 +273,7 @@ def native_bf16(device: torch.device) -> bool:
     if device.type == "cuda":
         return bool(torch.cuda.is_bf16_supported())
     if device.type == "cpu":
-        return "amx_bf16" in machine()["isa"] or bf16_speedup() >= BF16_MIN_SPEEDUP
+        return _cpu_bf16()[0]
     return False
 
 
