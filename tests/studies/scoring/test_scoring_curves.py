@@ -96,6 +96,27 @@ def test_curves_layout_and_end_points_are_those_of_the_models(dropout_mlm, tmp_p
     pd.testing.assert_frame_equal(saved, c)
 
 
+def test_evaluations_run_in_the_training_precision(dropout_mlm, tmp_path) -> None:
+    """With ``bf16``, before/after and every curve point are bfloat16-autocast evaluations."""
+    spec = CurveSpec(eval_every=3, eval_blocks=5)
+    res = _fine_tune(dropout_mlm, TRAIN, output_dir=tmp_path / "bf16", record=spec, bf16=True,
+                     **ARGS)  # fmt: skip
+    assert res.params["bf16"] is True
+    tok, _ = load_mlm(dropout_mlm, device="cpu")
+    held_out = mlm.pack_blocks(tok, VAL, max_length=16)
+    sample = [held_out[i] for i in spec.sample(len(held_out))]
+    c = res.curves
+    for folder, step, result in ((dropout_mlm, 0, res.before), (res.path, res.steps, res.after)):
+        tok, model = load_mlm(folder, device="cpu")
+        whole = mlm.masked_accuracy(model, tok, held_out, random_state=0, bf16=True)
+        assert result == whole
+        fp32 = mlm.masked_accuracy(model, tok, held_out, random_state=0)
+        assert fp32["loss"] != whole["loss"]  # so the check above can tell them apart
+        got = mlm.masked_accuracy(model, tok, sample, random_state=mlm._EVAL_SEED, bf16=True)
+        at = c[c["step"] == step].set_index("metric")["value"]
+        assert at["held-out top-1"] == got["top1"] and at["held-out loss"] == got["loss"]
+
+
 def test_cached_curves_are_reused_and_missing_ones_recorded(dropout_mlm, monkeypatch) -> None:
     spec = CurveSpec(eval_every=4, eval_blocks=4)
     plain = _fine_tune(dropout_mlm, TRAIN, **ARGS)  # cached without curves
