@@ -13,9 +13,11 @@ seconds and held-out top-1 from its quality card), since it is most of that chap
 
 The executed notebooks land in ``_build/notebooks`` (as ``make book`` leaves them) and the times
 in ``_build/paper_build-<profile>.json``, with the date, the CPU and whether the machine was idle
-at the start. ``--record`` also copies them to ``benchmarks/measured/`` (commit it) and rewrites
-the times in README.md and the book's pages from them (``nlpbias.book.timings``); a test fails
-when those pages and the recorded measurement disagree. Nothing here is asserted: this is a
+at the start, and the CPU seconds of each step (user + system, the step's workers included:
+CPU / wall is how many of the cores a step kept busy). ``--record`` also copies them to
+``benchmarks/measured/`` (commit it) and rewrites the times in README.md and the book's pages
+from them (``nlpbias.book.timings``); a test fails when those pages and the recorded measurement
+disagree. Nothing here is asserted: this is a
 measurement.
 """
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -42,10 +45,15 @@ def _chapters(profile: str) -> list[str]:
     return chapters(ROOT)
 
 
-def _nlpbias(*args: str, env: dict[str, str]) -> float:
+def _nlpbias(*args: str, env: dict[str, str]) -> tuple[float, float]:
+    """Run ``nlpbias ARGS``; its wall seconds, and the CPU seconds (user + system) of it and
+    every process it started (kernel, workers): CPU / wall is how many cores it kept busy."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run([sys.executable, "-m", "nlpbias.book.cli", *args], cwd=ROOT, env=env, check=True)
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    now = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (now.ru_utime - used.ru_utime) + (now.ru_stime - used.ru_stime)
 
 
 def _standin_card(cache: Path) -> dict | None:
@@ -93,6 +101,7 @@ def main() -> None:
 
     steps = args.only or _chapters(args.profile)
     times: dict[str, float] = {}
+    cpu: dict[str, float] = {}
     from nlpbias.book.runner import git_commit
     from nlpbias.core.repro import machine
     from nlpbias.models.encoders import bf16_auto_report
@@ -104,11 +113,13 @@ def main() -> None:
     print(f"profile {args.profile}, empty cache {cache}, {os.cpu_count()} CPUs", flush=True)
     try:
         for chapter in steps:
-            times[chapter] = _nlpbias("run", chapter, "--profile", args.profile, env=env)
-            print(f"  {chapter:<22}{_minutes(times[chapter])} min", flush=True)
+            times[chapter], cpu[chapter] = _nlpbias("run", chapter, "--profile", args.profile,
+                                                    env=env)  # fmt: skip
+            print(f"  {chapter:<22}{_minutes(times[chapter])} min, "
+                  f"{cpu[chapter] / times[chapter]:.2f} cores busy", flush=True)  # fmt: skip
         if not args.only:
             html = ("book", "--profile", args.profile, "--no-run", "--strict")
-            times["html"] = _nlpbias(*html, env=env)
+            times["html"], cpu["html"] = _nlpbias(*html, env=env)
         card = _standin_card(cache)
     finally:
         if not args.keep_cache:
@@ -117,11 +128,13 @@ def main() -> None:
     total = sum(times.values())
     if args.only:  # compare like with like: the previous figures of the same chapters
         before = {**before, "total": sum(before.get(step, 0) for step in times) or None}
-    print(f"\n{'step':<24}{'now (min)':>10}{'before (min)':>14}{'ratio':>8}")
+    cpu["total"] = sum(cpu.values())
+    print(f"\n{'step':<24}{'now (min)':>10}{'before (min)':>14}{'ratio':>8}{'cores busy':>12}")
     for step, seconds in [*times.items(), ("total", total)]:
         old = before.get(step)
         ratio = f"{old / seconds:7.1f}x" if old else ""
-        print(f"{step:<24}{_minutes(seconds):>10}{_minutes(old):>14}{ratio:>8}")
+        busy = f"{cpu[step] / seconds:12.2f}" if seconds else ""
+        print(f"{step:<24}{_minutes(seconds):>10}{_minutes(old):>14}{ratio:>8}{busy}")
     result = {
         "profile": args.profile,
         "date": date,
@@ -134,6 +147,7 @@ def main() -> None:
         "git_commit": git_commit(ROOT),
         "seconds": times,
         "total": total,
+        "cpu_seconds": cpu,
     }
     if card is not None:
         result["standin"] = {
