@@ -79,13 +79,16 @@ def test_spec_names_a_missing_key() -> None:
 # ----------------------------------------------------------------------------- run_ablation
 def test_run_ablation_applies_each_rows_changes_to_the_recipe(monkeypatch) -> None:
     calls = []
+    jobs = []
 
-    def fake_fine_tune(base, corpora, *, seeds, random_state, show_progress, **recipe):
-        ((person, (train, val)),) = corpora.items()
-        calls.append({"recipe": recipe, "train": train, "val": val})
-        n = len(calls)
-        return {person: {s: SimpleNamespace(path=Path(f"m{n}-{s}"), after={"top1": 0.1 * n},
-                                            steps=recipe["max_steps"]) for s in seeds}}  # fmt: skip
+    def fake_many(runs, *, n_jobs, show_progress):  # rows in turn, 2 seeds each
+        calls.extend(runs)
+        jobs.append(n_jobs)
+        return [
+            SimpleNamespace(path=Path(f"m{i // 2 + 1}-{r['random_state']}"),
+                            after={"top1": 0.1 * (i // 2 + 1)}, steps=r["max_steps"])
+            for i, r in enumerate(runs)
+        ]  # fmt: skip
 
     def fake_scores(models, fws):
         ((label, path),) = models.items()
@@ -97,7 +100,7 @@ def test_run_ablation_applies_each_rows_changes_to_the_recipe(monkeypatch) -> No
         return pd.DataFrame({"model": scores["model"].iloc[0], "concept": ["career", "average"],
                              "bias": [v, v / 2]})  # fmt: skip
 
-    monkeypatch.setattr(mod, "fine_tune_seeds", fake_fine_tune)
+    monkeypatch.setattr(mod, "fine_tune_many", fake_many)
     monkeypatch.setattr(mod, "score_models", fake_scores)
     monkeypatch.setattr(mod, "concept_biases", fake_biases)
     corpora = {"Trump": (["a", "b"], ["c"]), "planted": (["x"] * 10, None)}
@@ -109,13 +112,16 @@ def test_run_ablation_applies_each_rows_changes_to_the_recipe(monkeypatch) -> No
         }  # fmt: skip
     )
     recipe = {"epochs": 1, "learning_rate": 5e-5, "batch_size": 32, "max_length": 128}
-    out = run_ablation("base", corpora, spec, [], recipe=recipe, random_state=0)
-    assert [c["recipe"] for c in calls] == [
+    out = run_ablation("base", corpora, spec, [], recipe=recipe, random_state=0, n_jobs=2)
+    assert jobs == [2]  # every row and seed in one pool
+    fields = ("base", "texts", "val_texts", "random_state")
+    assert [{k: v for k, v in c.items() if k not in fields} for c in calls[::2]] == [
         {**recipe, "max_steps": 30},
         {**recipe, "max_steps": 30, "learning_rate": 1e-3},
         {**recipe, "max_steps": 60},
     ]
-    assert all(c["train"] == ["a", "b"] and c["val"] == ["c"] for c in calls)
+    assert [c["random_state"] for c in calls] == [0, 1] * 3
+    assert all(c["texts"] == ["a", "b"] and c["val_texts"] == ["c"] for c in calls)
     assert list(dict.fromkeys(out["row"])) == ["ref", "fast", "long"]
     assert out.attrs["reference"] == "ref"
     long = out[(out["row"] == "long") & (out["concept"] == "career")]
@@ -123,7 +129,7 @@ def test_run_ablation_applies_each_rows_changes_to_the_recipe(monkeypatch) -> No
     assert (out["base"][out["concept"] == "career"] == -0.3).all()
     with pytest.raises(KeyError, match="not among this run's people"):
         run_ablation("base", {"planted": corpora["planted"]}, spec, [], recipe=recipe,
-                     random_state=0)  # fmt: skip
+                     random_state=0, n_jobs=1)  # fmt: skip
 
 
 def test_links_need_one_of_dongs_people() -> None:

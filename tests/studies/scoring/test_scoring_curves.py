@@ -155,7 +155,7 @@ def test_curve_spec_errors(dropout_mlm) -> None:
 def test_fine_tune_seeds_records_every_seed_and_learning_curves_collects_them(dropout_mlm):
     runs = fine_tune_seeds(
         str(dropout_mlm), {"Trump": (TRAIN, VAL), "planted": (TRAIN[:60], None)},
-        seeds=[0, 1], random_state=0, record=CurveSpec(eval_every=2, eval_blocks=3),
+        seeds=[0, 1], random_state=0, n_jobs=1, record=CurveSpec(eval_every=2, eval_blocks=3),
         epochs=1, batch_size=8, learning_rate=1e-3, max_length=16, bf16=False, device="cpu",
         show_progress=False,
     )  # fmt: skip

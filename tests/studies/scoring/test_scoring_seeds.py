@@ -17,6 +17,7 @@ from scoring_seed_planted import planted_long as _long
 
 from nlpbias.studies.scoring import seeds as mod
 from nlpbias.studies.scoring import study
+from nlpbias.studies.scoring.mlm import fine_tune_many
 from nlpbias.studies.scoring.seeds import (
     SHARED_SHIFT,
     concept_biases,
@@ -24,6 +25,7 @@ from nlpbias.studies.scoring.seeds import (
     fine_tune_seeds,
     planted_seed_shift,
     seed_biases,
+    seed_runs,
     seed_spread_table,
     seed_statements,
 )
@@ -217,10 +219,11 @@ def _posts(n: int, seed: int) -> list[str]:
     return [" ".join(gen.choice(WORDS, size=6)) for _ in range(n)]
 
 
-ARGS = {
+RECIPE = {
     "epochs": 1, "max_steps": 2, "learning_rate": 5e-5, "batch_size": 8, "max_length": 16,
-    "bf16": False, "device": "cpu", "show_progress": False,
+    "bf16": False, "device": "cpu",
 }  # fmt: skip
+ARGS = {**RECIPE, "show_progress": False, "n_jobs": 1}
 
 
 def _weights(path: Path) -> dict[str, torch.Tensor]:
@@ -229,7 +232,7 @@ def _weights(path: Path) -> dict[str, torch.Tensor]:
 
 def test_fine_tune_seeds_reuses_the_single_run_and_fixes_the_split(tiny_mlm, cache) -> None:
     corpora = {"planted": (_posts(60, 0), None), "Trump": (_posts(40, 1), _posts(8, 2))}
-    single = study.fine_tune_people(str(tiny_mlm), corpora, random_state=0, **ARGS)
+    single = study.fine_tune_people(str(tiny_mlm), corpora, random_state=0, **RECIPE)
     runs = fine_tune_seeds(str(tiny_mlm), corpora, seeds=[0, 1, 2], random_state=0, **ARGS)
     assert list(runs) == ["planted", "Trump"] and list(runs["planted"]) == [0, 1, 2]
     for person in corpora:
@@ -258,13 +261,53 @@ def test_fine_tune_seeds_is_deterministic(tiny_mlm, cache, tmp_path, monkeypatch
     assert all(torch.equal(wa[k], wb[k]) for k in wa)
 
 
+def test_fine_tune_many_in_worker_processes_trains_what_in_turn_trains(
+    tiny_mlm, cache, tmp_path, monkeypatch
+) -> None:
+    corpora = {"planted": (_posts(40, 0), None), "Trump": (_posts(40, 1), _posts(8, 2))}
+    planned = seed_runs(str(tiny_mlm), corpora, seeds=[0, 1], random_state=0, **RECIPE)
+    assert [(person, seed) for person, seed, _ in planned] == [
+        ("planted", 0), ("planted", 1), ("Trump", 0), ("Trump", 1),
+    ]  # fmt: skip
+    runs = [run for _, _, run in planned]
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # as each of 2 workers on 2 cores: then the same bits
+    try:
+        in_turn = fine_tune_many(runs, n_jobs=1, show_progress=False)
+    finally:
+        torch.set_num_threads(threads)
+    monkeypatch.setenv("NLPBIAS_CACHE", str(tmp_path / "other"))  # the workers inherit it
+    import nlpbias.core.sweep as sweep
+
+    pools = []
+    real = sweep.run_sweep
+    monkeypatch.setattr(sweep, "run_sweep", lambda *a, **k: pools.append(k) or real(*a, **k))
+    pooled = fine_tune_many(runs, n_jobs=2, show_progress=False)
+    assert [(k["executor"], k["n_jobs"]) for k in pools] == [("process", 2)]
+    for a, b in zip(in_turn, pooled, strict=True):  # in the order of the runs
+        assert a.path != b.path and b.path.is_relative_to(tmp_path / "other")
+        assert (a.params, a.before, a.after) == (b.params, b.before, b.after)
+        wa, wb = _weights(a.path), _weights(b.path)
+        assert all(torch.equal(wa[k], wb[k]) for k in wa)
+    assert [r.params["random_state"] for r in pooled] == [0, 1, 0, 1]
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("started workers for cached runs")
+
+    monkeypatch.setattr(sweep, "run_sweep", no_pool)
+    again = fine_tune_many(runs, n_jobs=2, show_progress=False)
+    assert [r.path for r in again] == [r.path for r in pooled]
+    with pytest.raises(ValueError, match="n_jobs"):
+        fine_tune_many(runs, n_jobs=0)
+
+
 @pytest.mark.parametrize(
     ("seeds", "message"),
     [([], "non-empty"), ([0, -1], "ints >= 0"), ([0, 0], "distinct"), ("01", "list of ints")],
 )
 def test_fine_tune_seeds_checks_the_seeds(seeds, message, one_line) -> None:
     with pytest.raises((TypeError, ValueError), match=message) as err:
-        fine_tune_seeds("base", {"p": (["a b"], None)}, seeds=seeds, random_state=0)
+        fine_tune_seeds("base", {"p": (["a b"], None)}, seeds=seeds, random_state=0, n_jobs=1)
     one_line(err)
 
 
@@ -360,7 +403,8 @@ def test_recorded_single_run_is_not_trained_again_by_the_seeds(tiny_mlm, cache, 
 
     corpora = {"Trump": (_posts(40, 1), _posts(8, 2))}
     spec = mlm.CurveSpec(eval_every=1, eval_blocks=2)
-    single = study.fine_tune_people(str(tiny_mlm), corpora, random_state=0, record=spec, **ARGS)
+    single = study.fine_tune_people(str(tiny_mlm), corpora, random_state=0, record=spec,
+                                    **RECIPE)  # fmt: skip
     trained = []
     real = mlm.load_mlm
     monkeypatch.setattr(mlm, "load_mlm", lambda *a, **k: trained.append(a) or real(*a, **k))

@@ -34,12 +34,12 @@ import pandas as pd
 from scipy.stats import spearmanr
 
 from nlpbias.core.checks import check_int
-from nlpbias.studies.scoring.mlm import FineTuneResult
+from nlpbias.studies.scoring.mlm import fine_tune_many
 from nlpbias.studies.scoring.seeds import (
     check_seeds,
     concept_biases,
     exceeds_seed_spread,
-    fine_tune_seeds,
+    seed_runs,
 )
 from nlpbias.studies.scoring.study import PEOPLE, Framework, score_models
 
@@ -155,6 +155,7 @@ def run_ablation(
     *,
     recipe: Mapping[str, Any],
     random_state: int,
+    n_jobs: int,
     show_progress: bool = True,
 ) -> pd.DataFrame:
     """Fine-tune and score every row of ``spec`` with every seed.
@@ -165,7 +166,9 @@ def run_ablation(
     everything that fine-tuning draws (:func:`~nlpbias.studies.scoring.seeds.fine_tune_seeds`):
     the same seed in two rows that train on the same posts draws the same batches, masks and
     dropout. A person without validation posts has them held out once, with ``random_state``,
-    by :func:`~nlpbias.studies.scoring.seeds.fine_tune_seeds`. Models are cached on disk.
+    by :func:`~nlpbias.studies.scoring.seeds.fine_tune_seeds`. Models are cached on disk; every
+    row and seed is one job of :func:`~nlpbias.studies.scoring.mlm.fine_tune_many`, ``n_jobs``
+    at a time.
 
     Returns
     -------
@@ -182,23 +185,33 @@ def run_ablation(
         )
     train, val = corpora[spec.person]
     base_of = concept_biases(score_models({"base": base}, fws), fws).set_index("concept")["bias"]
-    frames = []
+    planned = []
     for name, changes in spec.rows.items():
         row_recipe = {**recipe, "max_steps": spec.max_steps}
         row_recipe.update({k: v for k, v in changes.items() if k != "links"})
         posts = _row_corpus(spec, changes, list(train))
-        runs: dict[int, FineTuneResult] = fine_tune_seeds(
-            base, {spec.person: (posts, val)}, seeds=spec.seeds, random_state=random_state,
-            show_progress=show_progress, **row_recipe,
-        )[spec.person]  # fmt: skip
-        for seed, result in runs.items():
-            b = concept_biases(score_models({name: str(result.path)}, fws), fws)
-            b = b.rename(columns={"model": "row"})
-            b.insert(1, "seed", int(seed))
-            b["base"] = b["concept"].map(base_of)
-            b["top-1"] = float(result.after["top1"])
-            b["steps"] = int(result.steps)
-            frames.append(b)
+        planned += [
+            (name, seed, run)
+            for _, seed, run in seed_runs(
+                base,
+                {spec.person: (posts, val)},
+                seeds=spec.seeds,
+                random_state=random_state,
+                **row_recipe,
+            )  # fmt: skip
+        ]
+    results = fine_tune_many(
+        [run for _, _, run in planned], n_jobs=n_jobs, show_progress=show_progress
+    )
+    frames = []
+    for (name, seed, _), result in zip(planned, results, strict=True):
+        b = concept_biases(score_models({name: str(result.path)}, fws), fws)
+        b = b.rename(columns={"model": "row"})
+        b.insert(1, "seed", int(seed))
+        b["base"] = b["concept"].map(base_of)
+        b["top-1"] = float(result.after["top1"])
+        b["steps"] = int(result.steps)
+        frames.append(b)
     out = pd.concat(frames, ignore_index=True)
     out.attrs["reference"] = spec.reference
     out.attrs["person"] = spec.person

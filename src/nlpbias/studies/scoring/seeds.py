@@ -34,7 +34,7 @@ import pandas as pd
 from nlpbias.studies.scoring.effects import dong_bias
 from nlpbias.studies.scoring.mlm import (
     FineTuneResult,
-    fine_tune_mlm,
+    fine_tune_many,
     nonempty_texts,
     split_indices,
 )
@@ -50,6 +50,7 @@ __all__ = [
     "fine_tune_seeds",
     "planted_seed_shift",
     "seed_biases",
+    "seed_runs",
     "seed_spread_table",
     "seed_statements",
     "why_the_range",
@@ -83,6 +84,7 @@ def fine_tune_seeds(
     *,
     seeds: Sequence[int],
     random_state: int,
+    n_jobs: int,
     val_fraction: float = 0.1,
     show_progress: bool = True,
     **params: Any,
@@ -111,6 +113,8 @@ def fine_tune_seeds(
         Distinct seeds >= 0, e.g. ``[0, 1, 2]``.
     random_state : int
         Seeds the held-out split of a person without one (not the fine-tuning).
+    n_jobs : int
+        Fine-tunings at once (:func:`~nlpbias.studies.scoring.mlm.fine_tune_many`).
     val_fraction : float, default 0.1
     show_progress : bool, default True
     **params
@@ -123,14 +127,38 @@ def fine_tune_seeds(
 
     Examples
     --------
-    >>> runs = fine_tune_seeds(base, corpora, seeds=[0, 1], random_state=0,
+    >>> runs = fine_tune_seeds(base, corpora, seeds=[0, 1], random_state=0, n_jobs=2,
     ...                        **recipe)  # doctest: +SKIP
     >>> runs["Trump"][1].path  # doctest: +SKIP
     """
+    planned = seed_runs(
+        base, corpora, seeds=seeds, random_state=random_state, val_fraction=val_fraction, **params
+    )
+    results = fine_tune_many(
+        [run for _, _, run in planned], n_jobs=n_jobs, show_progress=show_progress
+    )
+    out: dict[str, dict[int, FineTuneResult]] = {}
+    for (person, seed, _), result in zip(planned, results, strict=True):
+        out.setdefault(person, {})[seed] = result
+    return out
+
+
+def seed_runs(
+    base: str,
+    corpora: Mapping[str, tuple[list[str], list[str] | None]],
+    *,
+    seeds: Sequence[int],
+    random_state: int,
+    val_fraction: float = 0.1,
+    **params: Any,
+) -> list[tuple[str, int, dict[str, Any]]]:
+    """The fine-tunings of :func:`fine_tune_seeds`, not run: ``(person, seed, arguments of
+    fine_tune_mlm)`` for each person and seed, in that order (the held-out split of a person
+    without one made here, once)."""
     seeds = check_seeds(seeds)
     if "val_texts" in params:
         raise TypeError("pass validation posts in corpora (person -> (train, val)), not val_texts")
-    out: dict[str, dict[int, FineTuneResult]] = {}
+    planned = []
     for person, (train, val) in corpora.items():
         if val is None:  # the same held-out posts for every seed
             texts = nonempty_texts(train)
@@ -138,14 +166,11 @@ def fine_tune_seeds(
                 len(texts), val_fraction=val_fraction, random_state=random_state
             )
             train, val = [texts[i] for i in train_idx], [texts[i] for i in val_idx]
-        out[person] = {}
         for seed in seeds:
             logger.info("fine-tuning on %s, seed %d: %d posts", person, seed, len(train))
-            out[person][seed] = fine_tune_mlm(
-                base, train, val_texts=val, random_state=seed, show_progress=show_progress,
-                **params,
-            )  # fmt: skip
-    return out
+            run = {"base": base, "texts": train, "val_texts": val, "random_state": seed, **params}
+            planned.append((person, seed, run))
+    return planned
 
 
 def concept_biases(scores: pd.DataFrame, fws: Sequence[Framework]) -> pd.DataFrame:
