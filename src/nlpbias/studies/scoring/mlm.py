@@ -1416,10 +1416,10 @@ def fine_tune_many(
     leave a core idle while the larger one trains on the other. Torch sums matrix products in
     another order with one thread than with two, so the weights differ from a two-thread run's
     in the last bits (up to 1e-3 after 30 bfloat16 steps there); held-out top-1 was the same to
-    6 digits and
-    Dong's bias per concept moved by at most 1.4e-4, against 1e-3 to 1.2e-2 between two seeds.
-    The precision is resolved here, once (``bf16: auto`` times the machine), so every worker trains
-    in the precision its cache key says.
+    6 digits and Dong's bias per concept moved by at most 1.4e-4, against 1e-3 to 1.2e-2 between
+    two seeds. The precision is resolved here, once (``bf16: auto`` times the machine), so every
+    worker trains in the precision its cache key says. With one job, or one run to train, the
+    runs train here, one after the other, with their per-step progress bar.
 
     Returns
     -------
