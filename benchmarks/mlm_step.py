@@ -9,7 +9,9 @@ in this process:
   every position), float32;
 - masked head: the output layer applied at the masked positions only (``masked_lm_loss``);
 - masked head + bfloat16 autocast (what ``bf16: true`` runs; ``auto`` runs it where bfloat16
-  products are fast: :func:`nlpbias.models.encoders.native_bf16`).
+  products are fast: :func:`nlpbias.models.encoders.native_bf16`);
+- the same with dropout masks drawn by numpy (:mod:`nlpbias.models.dropout`), which is what the
+  book's training runs on a CPU.
 
     .venv/bin/python benchmarks/mlm_step.py [--repeat 5]
 
@@ -17,10 +19,12 @@ First it prints what a reader needs to compare two machines: the CPU (model, fam
 stepping, the vector-instruction flags that pick kernels, usable cores), torch's kernel level,
 BLAS and threads, what the profiles' ``bf16: auto`` resolves to here, and three probes of the
 step's ingredients: a float32 and a bfloat16 matrix product of the feed-forward layer's shape
-(GFLOP/s; the product ``bf16: auto`` times to decide), and a large copy (memory bandwidth,
-GB/s). bfloat16 pays off on GPUs, on CPUs with AMX-BF16 tiles, and on some CPUs with
-``avx512_bf16`` alone but not on others: its products were 0.76x float32's speed on 2026-11-27's
-Xeon (a step 3.00 s against 2.07 s) and 4.66x on an AMD EPYC (Zen 5; 1.08 s against 2.22 s).
+(GFLOP/s; the product ``bf16: auto`` times to decide), a large copy (memory bandwidth,
+GB/s), and one layer's attention-dropout mask drawn by torch and by numpy (ns per element: torch
+draws on one thread except with MKL on Intel CPUs). bfloat16 pays off on GPUs, on CPUs with
+AMX-BF16 tiles, and on some CPUs with ``avx512_bf16`` alone but not on others: its products were
+0.76x float32's speed on 2026-11-27's Xeon (a step 3.00 s against 2.07 s) and 4.66x on an AMD
+EPYC (Zen 5; 1.08 s against 2.22 s).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ import torch
 from nlpbias.book import runner
 from nlpbias.core import repro
 from nlpbias.data.corpora import load_wiki_summaries
+from nlpbias.models.dropout import dropout_seed, masked_dropout, numpy_dropout
 from nlpbias.models.encoders import BF16_PROBE_SHAPE, bf16_auto_report, bf16_matmul_seconds
 from nlpbias.studies.scoring import mlm
 from nlpbias.studies.scoring.mlm import mask_tokens, masked_lm_loss, pack_blocks
@@ -63,6 +68,11 @@ def machine_report(repeat: int = 5) -> list[str]:
     big = torch.empty(64 * 2**20 // 4)  # 64 MiB, well past the caches
     out = torch.empty_like(big)
     bandwidth = 2 * big.nbytes / _best(lambda: out.copy_(big), repeat) / 1e9  # read + write
+    probs = torch.empty(32, 12, 128, 128)  # one layer's attention probabilities, batch 32 x 128
+    per = 1e9 / probs.numel()
+    torch_ns = _best(lambda: torch.nn.functional.dropout(probs, 0.1, training=True), repeat) * per
+    with dropout_seed(0):
+        numpy_ns = _best(lambda: masked_dropout(probs, 0.1, training=True), repeat) * per
     return [
         f"CPU: {info['cpu_model']} (family/model/stepping {info['cpu_family_model_stepping']}),"
         f" {info['cpus']} usable cores",
@@ -73,6 +83,8 @@ def machine_report(repeat: int = 5) -> list[str]:
         f"matrix product {m} x {k} x {n}: float32 {fp32:6.1f} GFLOP/s,"
         f" bfloat16 {bf16:6.1f} GFLOP/s ({bf16 / fp32:.2f}x)",
         f"memory copy of 64 MiB: {bandwidth:5.1f} GB/s",
+        f"dropout mask of {probs.numel() / 1e6:.1f} M elements: torch"
+        f" {torch_ns:4.2f} ns/element, numpy {numpy_ns:4.2f} ns/element (mask and multiply)",
     ]
 
 
@@ -99,10 +111,12 @@ def main() -> None:
             ids, attention, tokenizer=tokenizer, generator=gen,
             mlm_probability=mlm.BERT_MLM_PROBABILITY,
         )  # fmt: skip
-        bf16 = kind == "masked head + bf16"
+        bf16 = kind != "baseline" and kind != "masked head"
         ctx = torch.autocast("cpu", dtype=torch.bfloat16) if bf16 else contextlib.nullcontext()
+        numpy_masks = kind == "masked head + bf16 + numpy dropout"
+        swap = numpy_dropout(model) if numpy_masks else contextlib.nullcontext()
         t0 = time.perf_counter()
-        with ctx:
+        with swap, dropout_seed(i), ctx:
             if kind == "baseline":
                 loss = model(input_ids=inputs, attention_mask=attention, labels=labels).loss
             else:
@@ -112,7 +126,7 @@ def main() -> None:
         optimiser.zero_grad(set_to_none=True)
         return time.perf_counter() - t0
 
-    kinds = ["baseline", "masked head", "masked head + bf16"]
+    kinds = ["baseline", "masked head", "masked head + bf16", "masked head + bf16 + numpy dropout"]
     times: dict[str, list[float]] = {k: [] for k in kinds}
     for k in kinds:
         step(k, 0)  # warm-up
@@ -124,7 +138,7 @@ def main() -> None:
     print(f"torch threads: {torch.get_num_threads()}")
     for k in kinds:
         med = statistics.median(times[k])
-        print(f"  {k:<20} {med:6.2f} s   speed-up vs baseline {base / med:4.1f}x")
+        print(f"  {k:<34} {med:6.2f} s   speed-up vs baseline {base / med:4.1f}x")
 
 
 if __name__ == "__main__":

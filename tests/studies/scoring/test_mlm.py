@@ -531,6 +531,25 @@ def test_the_stand_in_and_fine_tuning_run_the_same_step_loop(encoder_dir, mlm_di
     assert seen == [("stand-in", [0, 1, 2]), ("stand-in", [3, 4, 5]), ("fine-tuning", [0, 1])]
 
 
+def test_cpu_training_draws_dropout_from_numpy_and_saves_a_plain_model(
+    dropout_encoder_dir, tmp_path, monkeypatch
+) -> None:
+    from nlpbias.models import dropout as nd
+
+    draws = []
+    draw = nd._scaled_keep_mask
+    monkeypatch.setattr(nd, "_scaled_keep_mask", lambda x, p: draws.append(x.shape) or draw(x, p))
+    folder = adapt_mlm(
+        TEXTS, config=_cfg(dropout_encoder_dir), output_dir=tmp_path, show_progress=False
+    )
+    assert draws, "no dropout mask came from numpy"
+    config = json.loads((folder / "config.json").read_text())
+    assert nd.ATTENTION_NAME not in json.dumps(config)
+    _, model = load_mlm(folder)
+    assert not any(isinstance(m, nd.NumpyDropout) for m in model.modules())
+    assert model.config._attn_implementation != nd.ATTENTION_NAME
+
+
 def test_the_stand_in_recipe_names_missing_and_unknown_fields(encoder_dir, one_line) -> None:
     full = dict(vars(_cfg(encoder_dir)))
     assert StandInConfig.from_mapping(full) == _cfg(encoder_dir)
