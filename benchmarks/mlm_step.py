@@ -10,8 +10,8 @@ in this process:
 - masked head: the output layer applied at the masked positions only (``masked_lm_loss``);
 - masked head + bfloat16 autocast (what ``bf16: true`` runs; ``auto`` runs it where bfloat16
   products are fast: :func:`nlpbias.models.encoders.native_bf16`);
-- the same with dropout masks drawn by numpy (:mod:`nlpbias.models.dropout`), which is what the
-  book's training runs on a CPU.
+- the same with dropout masks drawn by numpy (:mod:`nlpbias.studies.scoring.dropout`), which
+  is what the book's training runs on a CPU.
 
     .venv/bin/python benchmarks/mlm_step.py [--repeat 5]
 
@@ -40,9 +40,9 @@ import torch
 from nlpbias.book import runner
 from nlpbias.core import repro
 from nlpbias.data.corpora import load_wiki_summaries
-from nlpbias.models.dropout import dropout_seed, masked_dropout, numpy_dropout
 from nlpbias.models.encoders import BF16_PROBE_SHAPE, bf16_auto_report, bf16_matmul_seconds
 from nlpbias.studies.scoring import mlm
+from nlpbias.studies.scoring.dropout import dropout_seed, masked_dropout, numpy_dropout
 from nlpbias.studies.scoring.mlm import mask_tokens, masked_lm_loss, pack_blocks
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -534,7 +534,7 @@ def test_the_stand_in_and_fine_tuning_run_the_same_step_loop(encoder_dir, mlm_di
 def test_cpu_training_draws_dropout_from_numpy_and_saves_a_plain_model(
     dropout_encoder_dir, tmp_path, monkeypatch
 ) -> None:
-    from nlpbias.models import dropout as nd
+    from nlpbias.studies.scoring import dropout as nd
 
     draws = []
     draw = nd._scaled_keep_mask

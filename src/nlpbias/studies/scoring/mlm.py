@@ -38,7 +38,7 @@ score comes from them (Kurita's scores are always computed in float32).
 ``(random_state, s)`` (:func:`step_generator`) and dropout from a generator seeded the same way
 for that step only, so a run that is interrupted and resumed from a checkpoint draws exactly the
 batches, masks and dropout that an uninterrupted run would. On a CPU the dropout masks (the
-attention probabilities' too) are drawn from numpy's PCG64 (:mod:`nlpbias.models.dropout`):
+attention probabilities' too) are drawn from numpy's PCG64 (:mod:`nlpbias.studies.scoring.dropout`):
 torch draws them on one thread, except with MKL on Intel CPUs, where it draws other masks from
 the same seed. numpy's masks are the same on every CPU, and a MiniLM step (32 x 128, bfloat16,
 2 cores) took 0.83 s instead of 1.10 s on 2026-11-28's AMD EPYC. On a GPU, dropout is torch's,
@@ -85,7 +85,6 @@ import torch
 from nlpbias.core import checks
 from nlpbias.core.cache import code_digest, models_dir
 from nlpbias.core.progress import progress
-from nlpbias.models.dropout import dropout_seed, numpy_dropout
 from nlpbias.models.encoders import (
     add_head_layers,
     head_parameters,
@@ -95,6 +94,7 @@ from nlpbias.models.encoders import (
     resolve_model,
 )
 from nlpbias.models.torch_utils import pad_ids
+from nlpbias.studies.scoring.dropout import dropout_seed, numpy_dropout
 
 __all__ = [
     "BERT_MLM_PROBABILITY",
@@ -525,15 +525,15 @@ def _train_steps(
     draws its batch ``rows(s, generator)`` and its masks from ``step_generator(random_state, s)``
     (in that order, from the same generator), runs the masked loss with dropout seeded for the
     step (and bfloat16 autocast with ``bf16``), and takes one optimiser step. On a CPU the
-    dropout masks come from numpy (:func:`~nlpbias.models.dropout.numpy_dropout`, restored on
-    return). ``after_step(s + 1)`` (evaluation, checkpoints, a time budget) is called after
-    each step; True stops the loop. ``on_loss(s + 1, loss)`` receives the step's training loss
-    (a float) before it.
+    dropout masks come from numpy (:func:`~nlpbias.studies.scoring.dropout.numpy_dropout`,
+    restored on return). ``after_step(s + 1)`` (evaluation, checkpoints, a time budget) is
+    called after each step; True stops the loop. ``on_loss(s + 1, loss)`` receives the step's
+    training loss (a float) before it.
     """
     pad_id = tokenizer.pad_token_id or 0
     cpu = torch.device("cpu")
     model.train()
-    # on a CPU, dropout masks from numpy (nlpbias.models.dropout): fast, and the same on every CPU
+    # on a CPU, dropout masks from numpy (scoring/dropout.py): fast, and the same on every CPU
     with numpy_dropout(model) if device.type == "cpu" else contextlib.nullcontext():
         for step in steps:
             factor = schedule(step)

@@ -7,8 +7,8 @@ import pytest
 import torch
 import transformers
 
-from nlpbias.models import dropout as nd
-from nlpbias.models.dropout import (
+from nlpbias.studies.scoring import dropout as nd
+from nlpbias.studies.scoring.dropout import (
     ATTENTION_NAME,
     NumpyDropout,
     attention_forward,

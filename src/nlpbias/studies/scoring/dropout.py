@@ -89,7 +89,7 @@ def _scaled_keep_mask(x: torch.Tensor, p: float) -> torch.Tensor:
     if rng is None:
         raise RuntimeError(
             "numpy dropout ran in training mode without a seed: wrap the forward pass in "
-            "nlpbias.models.dropout.dropout_seed(seed), or call model.eval()"
+            "nlpbias.studies.scoring.dropout.dropout_seed(seed), or call model.eval()"
         )
     draws = rng.random(math.prod(x.shape), dtype=np.float32)
     keep = torch.from_numpy(np.greater_equal(draws, np.float32(p))).view(x.shape)
