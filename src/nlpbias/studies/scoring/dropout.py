@@ -43,6 +43,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from nlpbias.core.checks import check_number
+
 __all__ = [
     "ATTENTION_NAME",
     "NumpyDropout",
@@ -76,9 +78,10 @@ def dropout_seed(seed: int) -> Iterator[np.random.Generator]:
     """
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"the dropout seed must be a non-negative integer, got {seed!r}")
-    token = _RNG.set(np.random.Generator(np.random.PCG64(int(seed))))
+    generator = np.random.Generator(np.random.PCG64(int(seed)))
+    token = _RNG.set(generator)
     try:
-        yield _RNG.get()  # type: ignore[misc]
+        yield generator
     finally:
         _RNG.reset(token)
 
@@ -96,10 +99,13 @@ def _scaled_keep_mask(x: torch.Tensor, p: float) -> torch.Tensor:
     return keep.to(device=x.device, dtype=x.dtype).mul_(1.0 / (1.0 - p))
 
 
+def _probability(p: object) -> float:
+    return check_number(p, "dropout probability", low=0.0, high=1.0)
+
+
 def masked_dropout(x: torch.Tensor, p: float, *, training: bool) -> torch.Tensor:
     """Inverted dropout with the mask drawn from the generator of :func:`dropout_seed`."""
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"dropout probability must be in [0, 1], got {p}")
+    p = _probability(p)
     if not training or p == 0.0:
         return x
     if p == 1.0:
@@ -112,9 +118,7 @@ class NumpyDropout(nn.Module):
 
     def __init__(self, p: float = 0.5) -> None:
         super().__init__()
-        if not 0.0 <= p <= 1.0:
-            raise ValueError(f"dropout probability must be in [0, 1], got {p}")
-        self.p = float(p)
+        self.p = _probability(p)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return masked_dropout(x, self.p, training=self.training)
