@@ -1,24 +1,25 @@
 """Time the published book from an empty cache, chapter by chapter, beside the previous figures.
 
 Runs what ``make book PROFILE=paper`` runs -- every notebook of ``notebooks/profiles.yml`` in book
-order with ``nlpbias run <chapter> --profile paper``, then the HTML build -- in a fresh, empty
-``$NLPBIAS_CACHE`` (models included), and prints each step's wall time beside the figure in
-``benchmarks/paper_build_previous.json`` (the times the README quoted before issue 19) and the
-ratio. The scoring chapter's masked-LM stand-in is reported on its own line too (its training
-seconds and held-out top-1 from its quality card), since it is most of that chapter.
+order with ``nlpbias run <chapter> --profile paper`` (a study marked ``beside: HOST`` at the same
+time as HOST, both ``--threads 1``, as ``nlpbias run all`` does), then the HTML build -- in a
+fresh, empty ``$NLPBIAS_CACHE`` (models included), and prints each step's wall time beside the
+figure in ``benchmarks/paper_build_previous.json`` (the times the README quoted before issue 19)
+and the ratio. The scoring chapter's masked-LM stand-in is reported on its own line too (its
+training seconds and held-out top-1 from its quality card), since it is most of that chapter.
 
     NLPBIAS_DATA=../shared/data .venv/bin/python benchmarks/paper_build.py
     .venv/bin/python benchmarks/paper_build.py --profile demo --previous none   # quicker
     .venv/bin/python benchmarks/paper_build.py --cache /tmp/c --keep-cache       # inspect it after
 
-The executed notebooks land in ``_build/notebooks`` (as ``make book`` leaves them) and the times
-in ``_build/paper_build-<profile>.json``, with the date, the CPU and whether the machine was idle
-at the start, and the CPU seconds of each step (user + system, the step's workers included:
-CPU / wall is how many of the cores a step kept busy). ``--record`` also copies them to
-``benchmarks/measured/`` (commit it) and rewrites the times in README.md and the book's pages
-from them (``nlpbias.book.timings``); a test fails when those pages and the recorded measurement
-disagree. Nothing here is asserted: this is a
-measurement.
+The executed notebooks land in ``_build/notebooks`` (as ``make book`` leaves them) and the times in
+``_build/paper_build-<profile>.json``, with the date, the CPU and whether the machine was idle at
+the start, the CPU seconds of each step (user + system, the step's workers included: CPU / wall is
+how many of the cores a step kept busy) and when each step started; the total is the build's wall
+time, which is less than the sum of the steps where some ran side by side. ``--record`` also copies
+them to ``benchmarks/measured/`` (commit it) and rewrites the times in README.md and the book's
+pages from them (``nlpbias.book.timings``); a test fails when those pages and the recorded
+measurement disagree. Nothing here is asserted: this is a measurement.
 """
 
 from __future__ import annotations
@@ -26,12 +27,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,13 +48,15 @@ def _chapters(profile: str) -> list[str]:
 
 def _nlpbias(*args: str, env: dict[str, str]) -> tuple[float, float]:
     """Run ``nlpbias ARGS``; its wall seconds, and the CPU seconds (user + system) of it and
-    every process it started (kernel, workers): CPU / wall is how many cores it kept busy."""
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    every process it started (kernel, workers): CPU / wall is how many cores it kept busy.
+    Safe beside another call in another thread: the CPU is that of this process tree alone."""
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "nlpbias.book.cli", *args], cwd=ROOT, env=env, check=True)
-    wall = time.perf_counter() - started
-    now = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (now.ru_utime - used.ru_utime) + (now.ru_stime - used.ru_stime)
+    proc = subprocess.Popen([sys.executable, "-m", "nlpbias.book.cli", *args], cwd=ROOT, env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise subprocess.CalledProcessError(proc.returncode, proc.args)
+    return time.perf_counter() - started, usage.ru_utime + usage.ru_stime
 
 
 def _standin_card(cache: Path) -> dict | None:
@@ -99,10 +102,16 @@ def main() -> None:
     previous = {} if args.previous == "none" else json.loads(Path(args.previous).read_text())
     before = previous.get(args.profile, {}).get("seconds", {})
 
+    from nlpbias.book.runner import SIDE_BY_SIDE_THREADS, beside, git_commit
+
     steps = args.only or _chapters(args.profile)
+    # `make book`'s order: a study marked `beside: HOST` in profiles.yml runs at the same time
+    # as HOST, each with one native thread (nlpbias.book.runner.run_side_by_side)
+    hosts = {h: [c for c in group if c in steps] for h, group in beside(ROOT).items() if h in steps}
+    companions = {c: h for h, group in hosts.items() for c in group}
     times: dict[str, float] = {}
     cpu: dict[str, float] = {}
-    from nlpbias.book.runner import git_commit
+    started: dict[str, float] = {}
     from nlpbias.core.repro import machine
     from nlpbias.models.encoders import bf16_auto_report
 
@@ -111,21 +120,43 @@ def main() -> None:
     date = time.strftime("%Y-%m-%d", time.gmtime())
     print(state, flush=True)
     print(f"profile {args.profile}, empty cache {cache}, {os.cpu_count()} CPUs", flush=True)
+    one = ("--threads", str(SIDE_BY_SIDE_THREADS))
+    t0 = time.perf_counter()
+
+    def chapter(name: str, *threads: str) -> None:
+        started[name] = time.perf_counter() - t0
+        times[name], cpu[name] = _nlpbias("run", name, "--profile", args.profile, *threads,
+                                          env=env)  # fmt: skip
+        beside_note = f" (beside {companions[name]})" if name in companions else ""
+        print(f"  {name:<22}{_minutes(times[name])} min, "
+              f"{cpu[name] / times[name]:.2f} cores busy{beside_note}", flush=True)  # fmt: skip
+
     try:
-        for chapter in steps:
-            times[chapter], cpu[chapter] = _nlpbias("run", chapter, "--profile", args.profile,
-                                                    env=env)  # fmt: skip
-            print(f"  {chapter:<22}{_minutes(times[chapter])} min, "
-                  f"{cpu[chapter] / times[chapter]:.2f} cores busy", flush=True)  # fmt: skip
+        for name in steps:
+            if name in companions:
+                continue
+            if name not in hosts:
+                chapter(name)
+                continue
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                lanes = [
+                    pool.submit(chapter, name, *one),
+                    pool.submit(lambda group=hosts[name]: [chapter(c, *one) for c in group]),
+                ]
+                for lane in lanes:
+                    lane.result()  # fmt: skip
         if not args.only:
             html = ("book", "--profile", args.profile, "--no-run", "--strict")
+            started["html"] = time.perf_counter() - t0
             times["html"], cpu["html"] = _nlpbias(*html, env=env)
+        wall = time.perf_counter() - t0
         card = _standin_card(cache)
     finally:
         if not args.keep_cache:
             shutil.rmtree(cache, ignore_errors=True)
 
-    total = sum(times.values())
+    times = {step: times[step] for step in [*steps, "html"] if step in times}  # book order
+    total = wall  # chapters side by side overlap: the total is the build's own wall time
     if args.only:  # compare like with like: the previous figures of the same chapters
         before = {**before, "total": sum(before.get(step, 0) for step in times) or None}
     cpu["total"] = sum(cpu.values())
@@ -146,6 +177,8 @@ def main() -> None:
         },
         "git_commit": git_commit(ROOT),
         "seconds": times,
+        "started": {step: round(started[step], 1) for step in times},
+        "beside": companions,
         "total": total,
         "cpu_seconds": cpu,
     }

@@ -285,3 +285,70 @@ def test_the_commit_recorded_is_the_one_the_run_started_from(
     assert rec.git_commit == "aaaa1111"
     meta = nbformat.read(Path(rec.output), as_version=4).metadata["nlpbias"]
     assert meta["git_commit"] == "aaaa1111"
+
+
+# ------------------------------------------------------------ chapters side by side (beside:)
+
+TIMED_BODY = """import os, time
+start = time.time()
+time.sleep(pause)
+assert not fail, 'asked to fail'
+print(start, time.time(), os.environ.get("OMP_NUM_THREADS"))"""
+
+
+def _beside_project(root: Path, *, companion_fails: bool = False) -> Path:
+    nbdir = root / "notebooks"
+    nbdir.mkdir()
+    for name in ("host", "side", "after"):
+        params = f"pause = 0.0\nfail = {companion_fails and name == 'side'}"
+        nbformat.write(_notebook(params, TIMED_BODY), nbdir / f"{name}.ipynb")
+    config = {
+        "studies": {
+            "side": {"notebook": "side.ipynb", "beside": "host"},
+            "host": {"notebook": "host.ipynb"},
+            "after": {"notebook": "after.ipynb"},
+        },
+        "profiles": {"smoke": {"host": {"pause": 4.0}, "side": {"pause": 4.0}}},
+    }
+    (nbdir / "profiles.yml").write_text(yaml.safe_dump(config, sort_keys=False))
+    return root
+
+
+def _times(path: Path) -> tuple[float, float, str]:
+    start, end, threads = _stdout(path).split()
+    return float(start), float(end), threads
+
+
+def test_a_study_beside_another_runs_at_the_same_time_with_one_thread(tmp_path: Path) -> None:
+    project = _beside_project(tmp_path)
+    lines: list[str] = []
+    records = runner.run_many("all", "smoke", root=project, report=lines.append)
+    assert [r.study for r in records] == ["side", "host", "after"]  # book order
+    assert all(r.status == "ok" for r in records)
+    out = project / "_build" / "notebooks"
+    side, host, after = (_times(out / f"{n}.ipynb") for n in ("side", "host", "after"))
+    assert side[0] < host[1] and host[0] < side[1]  # they overlapped
+    assert after[0] >= max(host[1], side[1])  # the next chapter waited for both
+    assert side[2] == host[2] == "1"  # one native thread each, while side by side
+    assert after[2] != "1" or os.environ.get("OMP_NUM_THREADS") == "1"  # not after them
+    assert sum("started at" in line for line in lines) == 3
+    # one study on its own runs as before: in this process's order, its own threads
+    assert runner.run_many("side", "smoke", root=project)[0].study == "side"
+
+
+def test_a_failing_study_beside_another_fails_the_run_once_both_end(tmp_path: Path) -> None:
+    project = _beside_project(tmp_path, companion_fails=True)
+    with pytest.raises(runner.RunnerError, match=r"side.ipynb failed in cell .*asked to fail"):
+        runner.run_many("all", "smoke", root=project)
+    out = project / "_build" / "notebooks"
+    assert (out / "host.ipynb").is_file()  # the host finished
+    assert not (out / "after.ipynb").exists()  # nothing ran after the failure
+
+
+def test_beside_must_name_another_study(tmp_path: Path) -> None:
+    project = _beside_project(tmp_path)
+    config = yaml.safe_load((project / "notebooks" / "profiles.yml").read_text())
+    config["studies"]["side"]["beside"] = "nowhere"
+    (project / "notebooks" / "profiles.yml").write_text(yaml.safe_dump(config))
+    with pytest.raises(runner.RunnerError, match="says beside: 'nowhere'; name another study"):
+        runner.beside(project)

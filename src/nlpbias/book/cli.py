@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -33,6 +34,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--root", help="project folder (default: found from cwd)")
     run.add_argument("--output-dir", help="where executed notebooks go (default _build/notebooks)")
+    run.add_argument(
+        "--threads",
+        type=int,
+        metavar="N",
+        help="native threads (OpenMP, BLAS, torch) of the notebook's kernel (default: the "
+        "libraries' own; `run all` gives 1 to chapters it runs side by side)",
+    )
 
     book = sub.add_parser("book", help="run every notebook on a profile and build the HTML book")
     book.add_argument("--profile", default="demo", help="smoke | demo | paper | full")
@@ -59,6 +67,12 @@ def _say(line: str) -> None:
 
 
 def _cmd_run(args: argparse.Namespace) -> None:
+    if args.threads is not None:
+        from nlpbias.core.sweep import THREAD_VARIABLES
+
+        if args.threads < 1:
+            raise runner.RunnerError(f"--threads must be >= 1, got {args.threads}")
+        os.environ.update({name: str(args.threads) for name in THREAD_VARIABLES})  # the kernel's
     overrides = dict(runner.parse_override(p) for p in args.param)
     records = runner.run_many(
         args.study,

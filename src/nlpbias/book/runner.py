@@ -31,10 +31,12 @@ import contextlib
 import json
 import os
 import platform
+import signal
 import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
@@ -141,6 +143,28 @@ def _notebooks(config: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
 def chapters(root: Path) -> list[str]:
     """Every notebook of the book in the order ``all`` runs them: the studies, then the pages."""
     return list(_notebooks(load_config(root)))
+
+
+def beside(root: Path) -> dict[str, list[str]]:
+    """Which studies ``all`` runs at the same time as another: host -> its companions.
+
+    profiles.yml marks a companion ``beside: HOST``. Chapters that keep fewer cores busy than
+    the machine has (one gensim thread; a process pool idle between its sweeps) finish sooner
+    side by side than one after the other (:func:`run_side_by_side`).
+    """
+    config = load_config(root)
+    hosts: dict[str, list[str]] = {}
+    for name, entry in config["studies"].items():
+        host = (entry or {}).get("beside")
+        if host is None:
+            continue
+        if host not in config["studies"] or host == name or config["studies"][host].get("beside"):
+            raise RunnerError(
+                f"study '{name}' in {PROFILES_FILE} says beside: {host!r}; name another study "
+                "that is not itself beside one"
+            )
+        hosts.setdefault(host, []).append(name)
+    return hosts
 
 
 def profiles(root: Path) -> list[str]:
@@ -480,17 +504,101 @@ def run_many(
             raise RunnerError(
                 f"unknown parameter {', '.join(map(repr, unknown))}: no notebook defines it"
             )
-    resolved = {}
+    resolved, overrides_of = {}, {}
     for name in names:
         mine = overrides
         if study == "all":
             own = set(notebook_parameters(notebook_path(root, name)))
             mine = {k: v for k, v in overrides.items() if k in own}
         resolved[name] = resolve_parameters(root, name, profile, mine)
+        overrides_of[name] = mine
     lines = runlog.ChapterLines(names, profile, root / RUNS_LOG, report)
-    records = []
+    hosts = beside(root) if study == "all" else {}
+    companion = {name for group in hosts.values() for name in group}
+    records: dict[str, RunRecord] = {}
     for name in names:
+        if name in companion:
+            continue  # runs with its host
+        if name in hosts:
+            group = [name, *(n for n in hosts[name] if n in names)]
+            records.update(run_side_by_side(
+                group, profile, {n: overrides_of[n] for n in group}, root=root,
+                output_dir=output_dir, lines=lines,
+            ))  # fmt: skip
+            continue
         with lines.chapter(name):
             kw = {"root": root, "output_dir": output_dir, "progress": progress}
-            records.append(run(name, profile, parameters=resolved[name], **kw))
+            records[name] = run(name, profile, parameters=resolved[name], **kw)
+    return [records[name] for name in names]
+
+
+#: Native threads (OpenMP, BLAS, torch) of each chapter's kernel while chapters run side by
+#: side. With one each, no chapter waits at a parallel region for a thread the other chapter
+#: holds: a serial torch loop that took 29 s alone took 107 s beside a busy process at the
+#: lowest (``SCHED_IDLE``) priority and 428 s beside one at ``nice 19`` (2 cores, 2026-11-28).
+#: The chapters that run side by side give the same numbers with one thread as with two.
+SIDE_BY_SIDE_THREADS = 1
+
+
+def run_side_by_side(
+    names: Sequence[str],
+    profile: str,
+    overrides: Mapping[str, Mapping[str, Any]],
+    *,
+    root: Path,
+    output_dir: str | Path | None,
+    lines: runlog.ChapterLines,
+) -> dict[str, RunRecord]:
+    """Run ``names[0]`` and, at the same time, ``names[1:]`` one after another.
+
+    Each chapter is its own ``nlpbias run --threads 1`` process (:data:`SIDE_BY_SIDE_THREADS`),
+    its process pools unchanged. Returns the records read back from the executed notebooks;
+    the first failure is raised (as :class:`RunnerError`) once both lanes have ended. A Ctrl-C
+    ends every process the lanes started.
+    """
+    out_dir = Path(output_dir) if output_dir is not None else root / EXECUTED_DIR
+    running: list[subprocess.Popen[str]] = []
+    records: dict[str, RunRecord] = {}
+
+    def one(name: str) -> None:
+        cmd = [sys.executable, "-m", "nlpbias.book.cli", "run", name, "--profile", profile,
+               "--root", str(root), "--output-dir", str(out_dir),
+               "--threads", str(SIDE_BY_SIDE_THREADS)]  # fmt: skip
+        for key, value in overrides[name].items():
+            cmd += ["--param", f"{key}={yaml_text(value)}"]
+        with lines.chapter(name):
+            proc = subprocess.Popen(
+                cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                start_new_session=True,  # its kernel and workers: one process group
+            )  # fmt: skip
+            running.append(proc)
+            _, err = proc.communicate()
+            if proc.returncode != 0:
+                said = [ln for ln in err.splitlines() if ln.startswith("nlpbias: error: ")]
+                why = said[-1].removeprefix("nlpbias: error: ") if said else err.strip()[-500:]
+                raise RunnerError(why)
+        nb = nbformat.read(out_dir / notebook_path(root, name).name, as_version=4)
+        records[name] = RunRecord(**nb.metadata["nlpbias"])
+
+    def lane(group: Sequence[str]) -> None:
+        for name in group:
+            one(name)
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    import nbformat
+
+    pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="nlpbias-side")
+    futures = [pool.submit(lane, [names[0]]), pool.submit(lane, list(names[1:]))]
+    try:
+        errors = [f.exception() for f in futures]  # waits for both lanes
+    finally:
+        for proc in running:
+            if proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGTERM)
+        pool.shutdown(wait=True)
+    for error in errors:
+        if error is not None:
+            raise error
     return records

@@ -104,6 +104,9 @@ def render(measurement: dict[str, Any], style: str | None = None) -> str:
     >>> render(m)  # doctest: +NORMALIZE_WHITESPACE
     '**10.0 min** from an empty cache, models included (one run of `benchmarks/paper_build.py`
     on 2026-11-27, 2 cores, idle; Xeon, avx2, no AMX): data 0.5 min, scoring 9.5 min'
+    >>> m["beside"] = {"data": "scoring"}  # data ran at the same time as scoring
+    >>> render(m).split("): ")[1]
+    'data 0.5 min (beside scoring), scoring 9.5 min'
     """
     date, cpus = measurement["date"], measurement["cpus"]
     if style == "total":
@@ -123,8 +126,11 @@ def render(measurement: dict[str, Any], style: str | None = None) -> str:
     if "bf16_auto" in machine:  # what bf16: auto picked, and so the masked-LM steps' speed
         flags += f"; masked-LM steps in {machine['bf16_auto']}"
     steps = []
+    beside = measurement.get("beside", {})  # step -> the step it ran at the same time as
     for step, seconds in measurement["seconds"].items():
         text = f"{LABELS.get(step, step)} {_min(seconds)}"
+        if step in beside:
+            text += f" (beside {LABELS.get(beside[step], beside[step])})"
         standin = measurement.get("standin")
         if step == "scoring" and standin:
             text += (
