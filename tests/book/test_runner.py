@@ -332,6 +332,8 @@ def test_a_study_beside_another_runs_at_the_same_time_with_one_thread(tmp_path: 
     assert side[2] == host[2] == "1"  # one native thread each, while side by side
     assert after[2] != "1" or os.environ.get("OMP_NUM_THREADS") == "1"  # not after them
     assert sum("started at" in line for line in lines) == 3
+    side_by_side = [line for line in lines if "] side " in line or "] host " in line]
+    assert len(side_by_side) == 4 and not any("left" in line for line in side_by_side)
     # one study on its own runs as before: in this process's order, its own threads
     assert runner.run_many("side", "smoke", root=project)[0].study == "side"
 

@@ -188,12 +188,16 @@ class ChapterLines:
         self.t0 = time.perf_counter()
 
     @contextlib.contextmanager
-    def chapter(self, name: str) -> Iterator[None]:
-        """Report the start of ``name``, run the block, report its end (``FAILED`` if it raised)."""
+    def chapter(self, name: str, *, estimate: bool = True) -> Iterator[None]:
+        """Report the start of ``name``, run the block, report its end (``FAILED`` if it raised).
+
+        ``estimate=False`` leaves out the time left, which sums the chapters from ``name`` on in
+        book order: wrong for chapters that run side by side, out of that order.
+        """
         i = self.names.index(name) + 1
         total, last = len(self.names), self.last.get(name)
         started = time.perf_counter()
-        left = time_left(self.names[i - 1 :], self.last)
+        left = time_left(self.names[i - 1 :], self.last) if estimate else None
         elapsed = started - self.t0
         self._say(start_line(name, self.profile, i, total, elapsed=elapsed, last=last, left=left))
         status = "failed"

@@ -566,7 +566,7 @@ def run_side_by_side(
                "--threads", str(SIDE_BY_SIDE_THREADS)]  # fmt: skip
         for key, value in overrides[name].items():
             cmd += ["--param", f"{key}={yaml_text(value)}"]
-        with lines.chapter(name):
+        with lines.chapter(name, estimate=False):
             proc = subprocess.Popen(
                 cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                 start_new_session=True,  # its kernel and workers: one process group
