@@ -102,13 +102,13 @@ def main() -> None:
     previous = {} if args.previous == "none" else json.loads(Path(args.previous).read_text())
     before = previous.get(args.profile, {}).get("seconds", {})
 
-    from nlpbias.book.runner import SIDE_BY_SIDE_THREADS, beside, git_commit
+    from nlpbias.book.runner import SIDE_BY_SIDE_THREADS, git_commit, schedule
 
     steps = args.only or _chapters(args.profile)
     # `make book`'s order: a study marked `beside: HOST` in profiles.yml runs at the same time
     # as HOST, each with one native thread (nlpbias.book.runner.run_side_by_side)
-    hosts = {h: [c for c in group if c in steps] for h, group in beside(ROOT).items() if h in steps}
-    companions = {c: h for h, group in hosts.items() for c in group}
+    order = schedule(ROOT, steps)
+    companions = {c: group[0] for group in order for c in group[1:]}
     times: dict[str, float] = {}
     cpu: dict[str, float] = {}
     started: dict[str, float] = {}
@@ -132,16 +132,14 @@ def main() -> None:
               f"{cpu[name] / times[name]:.2f} cores busy{beside_note}", flush=True)  # fmt: skip
 
     try:
-        for name in steps:
-            if name in companions:
-                continue
-            if name not in hosts:
-                chapter(name)
+        for group in order:
+            if len(group) == 1:
+                chapter(group[0])
                 continue
             with ThreadPoolExecutor(max_workers=2) as pool:
                 lanes = [
-                    pool.submit(chapter, name, *one),
-                    pool.submit(lambda group=hosts[name]: [chapter(c, *one) for c in group]),
+                    pool.submit(chapter, group[0], *one),
+                    pool.submit(lambda rest=group[1:]: [chapter(c, *one) for c in rest]),
                 ]
                 for lane in lanes:
                     lane.result()  # fmt: skip

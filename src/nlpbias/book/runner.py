@@ -167,6 +167,19 @@ def beside(root: Path) -> dict[str, list[str]]:
     return hosts
 
 
+def schedule(root: Path, names: Sequence[str]) -> list[list[str]]:
+    """``names`` as ``all`` runs them: one list per step, a chapter alone or a host followed by
+    those of its companions (:func:`beside`) that are in ``names``, which run at the same time as
+    it. A companion whose host is not in ``names`` runs alone, in its place."""
+    hosts = beside(root)
+    host_of = {c: h for h, group in hosts.items() for c in group}
+    return [
+        [name, *(c for c in hosts.get(name, []) if c in names)]
+        for name in names
+        if host_of.get(name) not in names
+    ]
+
+
 def profiles(root: Path) -> list[str]:
     """Profile names defined in profiles.yml."""
     return list(load_config(root)["profiles"])
@@ -513,22 +526,17 @@ def run_many(
         resolved[name] = resolve_parameters(root, name, profile, mine)
         overrides_of[name] = mine
     lines = runlog.ChapterLines(names, profile, root / RUNS_LOG, report)
-    hosts = beside(root) if study == "all" else {}
-    companion = {name for group in hosts.values() for name in group}
     records: dict[str, RunRecord] = {}
-    for name in names:
-        if name in companion:
-            continue  # runs with its host
-        if name in hosts:
-            group = [name, *(n for n in hosts[name] if n in names)]
+    for step in schedule(root, names):
+        if len(step) > 1:
             records.update(run_side_by_side(
-                group, profile, {n: overrides_of[n] for n in group}, root=root,
+                step, profile, {n: overrides_of[n] for n in step}, root=root,
                 output_dir=output_dir, lines=lines,
             ))  # fmt: skip
             continue
-        with lines.chapter(name):
+        with lines.chapter(step[0]):
             kw = {"root": root, "output_dir": output_dir, "progress": progress}
-            records[name] = run(name, profile, parameters=resolved[name], **kw)
+            records[step[0]] = run(step[0], profile, parameters=resolved[step[0]], **kw)
     return [records[name] for name in names]
 
 
@@ -556,6 +564,8 @@ def run_side_by_side(
     the first failure is raised (as :class:`RunnerError`) once both lanes have ended. A Ctrl-C
     ends every process the lanes started.
     """
+    import nbformat
+
     out_dir = Path(output_dir) if output_dir is not None else root / EXECUTED_DIR
     running: list[subprocess.Popen[str]] = []
     records: dict[str, RunRecord] = {}
@@ -585,8 +595,6 @@ def run_side_by_side(
             one(name)
 
     from concurrent.futures import ThreadPoolExecutor
-
-    import nbformat
 
     pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="nlpbias-side")
     futures = [pool.submit(lane, [names[0]]), pool.submit(lane, list(names[1:]))]
