@@ -80,6 +80,52 @@ def test_keeps_dtype_and_edge_probabilities() -> None:
     assert masked_dropout(x, 0.5, training=False) is x  # evaluation: no seed needed
 
 
+# The masks of the book's trained models were drawn as float32 uniforms compared with p; the
+# raw-bits path must give the same booleans and leave the generator where the floats would.
+_SIZES = [2, 10, 7, 4096, 1, 1, 6, 3, 100_000, 5, 8]  # odd sizes buffer half an output
+
+
+def _meaningful(rng: np.random.Generator) -> tuple:
+    """The PCG64 state that decides later draws (a stale ``uinteger`` does not)."""
+    state = rng.bit_generator.state
+    return state["state"], state["has_uint32"], state["has_uint32"] and state["uinteger"]
+
+
+@pytest.mark.parametrize("p", [0.0, 0.1, 0.3, 0.5, 2**-24, 1 - 2**-24, 0.99999999, 1.0])
+def test_keep_draws_equal_the_float_comparison_call_after_call(p) -> None:
+    fast = np.random.Generator(np.random.PCG64(11))
+    floats = np.random.Generator(np.random.PCG64(11))
+    for n in _SIZES:
+        got = nd.keep_draws(fast, n, p)
+        expected = floats.random(n, dtype=np.float32) >= np.float32(p)
+        assert got.dtype == bool and got.shape == (n,)
+        np.testing.assert_array_equal(got, expected)
+        assert _meaningful(fast) == _meaningful(floats)
+    assert fast.random(3, dtype=np.float32).tolist() == floats.random(3, dtype=np.float32).tolist()
+
+
+def test_keep_draws_at_the_boundary() -> None:
+    # a draw equal to p is kept, one just below it (p half a step of 2**-24 above) is dropped
+    draws = np.random.Generator(np.random.PCG64(4)).random(64, dtype=np.float32)
+    i = int(np.flatnonzero((draws >= 0.25) & (draws < 0.5))[0])
+    for p, kept in ((draws[i], True), (np.nextafter(draws[i], np.float32(1)), False)):
+        got = nd.keep_draws(np.random.Generator(np.random.PCG64(4)), 64, float(p))
+        assert got[i] == kept
+        np.testing.assert_array_equal(got, draws >= p)
+
+
+def test_keep_draws_reads_raw_bits_where_it_can(monkeypatch) -> None:
+    compared: list[np.dtype] = []
+    real = np.greater_equal
+    monkeypatch.setattr(nd.np, "greater_equal", lambda a, b: compared.append(a.dtype) or real(a, b))
+    rng = np.random.Generator(np.random.PCG64(0))
+    nd.keep_draws(rng, 8, 0.1)  # even, nothing buffered: the raw outputs
+    nd.keep_draws(rng, 3, 0.1)  # odd: floats, half an output left
+    nd.keep_draws(rng, 8, 0.1)  # that half first: floats
+    nd.keep_draws(np.random.Generator(np.random.Philox(0)), 8, 0.1)  # another bit generator
+    assert compared == [np.uint32, np.float32, np.float32, np.float32]
+
+
 def test_errors_name_the_fix() -> None:
     with pytest.raises(RuntimeError, match="dropout_seed"):
         masked_dropout(torch.ones(3), 0.1, training=True)
