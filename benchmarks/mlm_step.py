@@ -25,6 +25,13 @@ draws on one thread except with MKL on Intel CPUs). bfloat16 pays off on GPUs, o
 AMX-BF16 tiles, and on some CPUs with ``avx512_bf16`` alone but not on others: its products were
 0.76x float32's speed on 2026-11-27's Xeon (a step 3.00 s against 2.07 s) and 4.66x on an AMD
 EPYC (Zen 5; 1.08 s against 2.22 s).
+
+Last, the book's step beside one busy process (a Python loop at normal priority), with torch's
+threads and with one: how much another running program costs it. With two threads on two
+cores every parallel region waits for the thread that shares a core with the other program; on
+2026-11-28's AMD EPYC a masked-LM step took 2.9x as long beside it, against 1.0x with
+one thread (which leaves the other core to the program). A machine that is "idle" but for one
+busy process makes the scoring chapter's two-thread steps two to three times slower.
 """
 
 from __future__ import annotations
@@ -32,6 +39,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -139,6 +148,32 @@ def main() -> None:
     for k in kinds:
         med = statistics.median(times[k])
         print(f"  {k:<34} {med:6.2f} s   speed-up vs baseline {base / med:4.1f}x")
+    book = kinds[-1]  # what the book's training runs
+    threads = torch.get_num_threads()
+    print(f"the book's step ({book}) beside one busy process (another program running):")
+    for n in sorted({threads, 1}, reverse=True):
+        torch.set_num_threads(n)
+        alone = statistics.median(step(book, i) for i in range(1, args.repeat + 1))
+        with _busy_process():
+            beside = statistics.median(step(book, i) for i in range(1, args.repeat + 1))
+        print(
+            f"  torch threads {n}: alone {alone:5.2f} s, beside it {beside:5.2f} s"
+            f" ({beside / alone:3.1f}x)"
+        )
+    torch.set_num_threads(threads)
+
+
+@contextlib.contextmanager
+def _busy_process():
+    """A Python busy loop in another process, at normal priority, for the block's duration: a
+    stand-in for anything else running (a browser tab, an indexer, a second notebook)."""
+    proc = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.5)  # let the scheduler give it its share
+        yield
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 if __name__ == "__main__":

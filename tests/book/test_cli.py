@@ -116,3 +116,33 @@ def test_cache_clear_refuses_an_unknown_study(
     err = _one_error_line(capsys)
     assert "unknown study 'logan2': choose one of " in err and "pinned_auc" in err
     assert (tmp_path / "logan").is_dir()
+
+
+@pytest.mark.parametrize(("busy", "said"), [(75.0, True), (20.0, False)])
+def test_run_at_a_terminal_says_when_other_programs_keep_the_cpus_busy(
+    capsys: pytest.CaptureFixture[str], monkeypatch, busy: float, said: bool
+) -> None:
+    import psutil
+
+    monkeypatch.setattr(psutil, "cpu_percent", lambda interval: busy)
+    monkeypatch.setattr(psutil, "cpu_count", lambda: 2)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert cli.main(["run", "data", "--profile", "nope", "--root", str(ROOT)]) == 1
+    err = capsys.readouterr().err
+    assert ("other programs keep 1.5 of the 2 CPUs busy" in err) is said
+    assert "unknown profile 'nope'" in err  # and then the run goes on as ever
+
+
+def test_run_with_one_thread_or_off_a_terminal_does_not_measure(
+    capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    import psutil
+
+    def measured(interval: float) -> float:
+        raise AssertionError("measured the CPUs")
+
+    monkeypatch.setattr(psutil, "cpu_percent", measured)
+    cli.main(["run", "data", "--profile", "nope", "--root", str(ROOT)])  # not a terminal
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    cli.main(["run", "data", "--profile", "nope", "--threads", "1", "--root", str(ROOT)])
+    assert "measured the CPUs" not in capsys.readouterr().err

@@ -66,3 +66,11 @@ def test_chapter_lines_report_start_and_end_and_failures(tmp_path: Path) -> None
     assert said[3].startswith("[2/2] b (demo): FAILED after 0.0 s, at 0:00; last demo run 2.0 s")
     with runlog.ChapterLines(["a"], "demo", log, None).chapter("a"):  # no report: silent
         pass
+
+
+def test_busy_note_from_half_a_core_of_other_programs() -> None:
+    assert runlog.busy_note(24.9, 2) is None  # 0.5 core less a little
+    note = runlog.busy_note(25.0, 2)
+    assert note is not None and note.startswith("other programs keep 0.5 of the 2 CPUs busy")
+    assert "--threads 1" in note and "benchmarks/mlm_step.py" in note
+    assert runlog.busy_note(12.5, 4).startswith("other programs keep 0.5 of the 4 CPUs")

@@ -66,6 +66,20 @@ def _say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
+def _say_if_busy(interval: float = 0.3) -> None:
+    """Warn (:func:`nlpbias.book.runlog.busy_note`) when other programs keep the CPUs busy; only
+    at a terminal (a person who can close them), never into a log or a test's captured output."""
+    if not sys.stderr.isatty():
+        return
+    import psutil
+
+    from nlpbias.book.runlog import busy_note
+
+    note = busy_note(psutil.cpu_percent(interval=interval), psutil.cpu_count() or 1)
+    if note:
+        _say(note)
+
+
 def _cmd_run(args: argparse.Namespace) -> None:
     if args.threads is not None:
         from nlpbias.core.sweep import THREAD_VARIABLES
@@ -73,6 +87,8 @@ def _cmd_run(args: argparse.Namespace) -> None:
         if args.threads < 1:
             raise runner.RunnerError(f"--threads must be >= 1, got {args.threads}")
         os.environ.update({name: str(args.threads) for name in THREAD_VARIABLES})  # the kernel's
+    if args.threads is None or args.threads > 1:  # one thread is hardly slowed by a neighbour
+        _say_if_busy()
     overrides = dict(runner.parse_override(p) for p in args.param)
     records = runner.run_many(
         args.study,
@@ -90,6 +106,8 @@ def _cmd_run(args: argparse.Namespace) -> None:
 def _cmd_book(args: argparse.Namespace) -> None:
     from nlpbias.book import build as book
 
+    if not args.no_run:
+        _say_if_busy()
     index = book.build(
         args.root,
         profile=None if args.no_run else args.profile,

@@ -24,6 +24,7 @@ from pathlib import Path
 
 __all__ = [
     "ChapterLines",
+    "busy_note",
     "clock",
     "duration",
     "end_line",
@@ -106,6 +107,32 @@ def time_left(studies: Iterable[str], last: dict[str, float]) -> float | None:
             return None
         total += last[study]
     return total
+
+
+def busy_note(busy_percent: float, cpus: int) -> str | None:
+    """The line printed before the chapters run when other programs keep the CPUs busy, or None.
+
+    ``busy_percent`` is the share of all CPUs' time busy over a short interval while this
+    process waits (:func:`psutil.cpu_percent`), so it is what other programs use. Half a core
+    or more is reported: beside one busy process a two-thread masked-LM step took about 3x as
+    long as alone, a one-thread step about 1.0x (2026-11-28, 2-core AMD EPYC;
+    ``benchmarks/mlm_step.py`` measures it on any machine).
+
+    Examples
+    --------
+    >>> busy_note(50.0, 2)  # doctest: +ELLIPSIS
+    'other programs keep 1.0 of the 2 CPUs busy: chapters that train with two threads run up ...'
+    >>> busy_note(10.0, 2) is None
+    True
+    """
+    cores = busy_percent / 100 * cpus
+    if cores < 0.5:
+        return None
+    return (
+        f"other programs keep {cores:.1f} of the {cpus} CPUs busy: chapters that train with two "
+        "threads run up to 3x slower beside them (benchmarks/mlm_step.py measures it); close "
+        "them, or run with --threads 1"
+    )
 
 
 def _last(profile: str, last: float | None) -> str:
