@@ -1421,8 +1421,9 @@ def fine_tune_many(
     ``cpu_count // n_jobs`` torch threads. On 2 cores two one-thread fine-tunings at once
     finished two 30-step Trump runs (with their held-out evaluation and scoring) in 80 s
     against 103 s one after the other with two threads (2026-11-28, AMD EPYC): a step's
-    dropout masks are drawn on one thread (a quarter of a step), and so are the model's loading
-    and the packing of the posts. Workers take the runs in order, so runs of about the same
+    dropout masks are drawn on one thread (then 0.11 s of a 0.71 s two-thread stand-in step;
+    0.08 s since :func:`~nlpbias.studies.scoring.dropout.keep_draws`), and so are the model's
+    loading and the packing of the posts. Workers take the runs in order, so runs of about the same
     size should stand next to each other (a person's seeds do); two of very different sizes
     leave a core idle while the larger one trains on the other. Torch sums matrix products in
     another order with one thread than with two, so the weights differ from a two-thread run's
