@@ -131,7 +131,7 @@ def busy_note(busy_percent: float, cpus: int) -> str | None:
     return (
         f"other programs keep {cores:.1f} of the {cpus} CPUs busy: chapters that train with two "
         "threads run up to 3x slower beside them (benchmarks/mlm_step.py measures it); close "
-        "them, or run with --threads 1"
+        "them, or run the chapters with `nlpbias run STUDY --threads 1`"
     )
 
 
